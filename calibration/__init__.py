@@ -1,0 +1,1 @@
+"""Board geometry, landmark detection and the image <-> board calibration."""

@@ -1,0 +1,1 @@
+"""The synthetic match generator and the sample inputs the README uses."""

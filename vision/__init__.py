@@ -1,0 +1,1 @@
+"""Frame sources, detection, tracking, event inference, the pipeline and the CLI."""

@@ -1,0 +1,52 @@
+"""The `carrom` command: a thin dispatcher over one module per subcommand.
+
+Each module in vision/commands/ provides `register(subparsers)`, which adds its parser and
+sets `func` to a callable taking the parsed arguments and returning an exit status. User
+mistakes (any package's error type) become one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "vision.commands.rescore",
+    "vision.commands.schema",
+)
+
+
+def user_error_types() -> tuple[type[BaseException], ...]:
+    from rules.errors import RulesError
+
+    from calibration.errors import CalibrationError
+    from vision.errors import VisionError
+
+    return (RulesError, CalibrationError, VisionError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="carrom", description="Carrom match recorder.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except user_error_types() as exc:
+        print(f"carrom {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"carrom {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
