@@ -1,7 +1,7 @@
 """The `carrom` command: a thin dispatcher over one module per subcommand.
 
-Each module in vision/commands/ provides `register(subparsers)`, which adds its parser and
-sets `func` to a callable taking the parsed arguments and returning an exit status. User
+Each module in vision/commands/ (found automatically) provides `register(subparsers)`, which
+adds its parser and sets `func` to a callable taking the parsed arguments and returning an exit status. User
 mistakes (any package's error type) become one line on stderr and exit status 2.
 """
 
@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = (
-    "vision.commands.rescore",
-    "vision.commands.schema",
-)
+import vision.commands
+
+
+def command_modules() -> list[str]:
+    """Every module in vision/commands/, so a package adds a command without editing this file."""
+    return sorted(
+        f"vision.commands.{info.name}"
+        for info in pkgutil.iter_modules(vision.commands.__path__)
+        if not info.name.startswith("_")
+    )
 
 
 def user_error_types() -> tuple[type[BaseException], ...]:
@@ -30,7 +37,7 @@ def user_error_types() -> tuple[type[BaseException], ...]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="carrom", description="Carrom match recorder.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in command_modules():
         importlib.import_module(name).register(sub)
     return parser
 
