@@ -26,9 +26,8 @@ def command_modules() -> list[str]:
 
 
 def user_error_types() -> tuple[type[BaseException], ...]:
-    from rules.errors import RulesError
-
     from calibration.errors import CalibrationError
+    from rules.errors import RulesError
     from vision.errors import VisionError
 
     return (RulesError, CalibrationError, VisionError)
