@@ -1,0 +1,167 @@
+"""The tracker on synthetic detection sequences with exact ground truth."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.geometry import POCKETS, pocket_centre
+from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
+from vision.track import Tracker
+from vision.tracks import TrackFrame, TrackState
+
+FPS = 30.0
+
+
+def dets(points: list[tuple[int, tuple[float, float]]], rng: np.random.Generator | None = None) -> Detections:
+    if not points:
+        return Detections.empty()
+    xy = np.array([p for _, p in points], float)
+    if rng is not None:
+        xy = xy + rng.normal(0.0, 0.3, xy.shape)
+    return Detections(xy, np.array([c for c, _ in points]), np.full(len(points), 0.95))
+
+
+Scene = list[list[tuple[int, tuple[float, float]]]]
+
+
+def run(tracker: Tracker, frames: Scene, seed: int = 0) -> list[TrackFrame]:
+    rng = np.random.default_rng(seed)
+    return [tracker.update(dets(f, rng), i, i / FPS) for i, f in enumerate(frames)]
+
+
+def id_at(frame: TrackFrame, xy: tuple[float, float], tol: float = 5.0) -> int:
+    d = np.linalg.norm(frame.xy_mm - np.array(xy), axis=1)
+    assert d.min() < tol, f"no track near {xy}"
+    return int(frame.track_id[int(np.argmin(d))])
+
+
+REST = [(WHITE, (0.0, 0.0)), (BLACK, (31.0, 0.0)), (QUEEN, (-31.0, 0.0)), (WHITE, (100.0, 100.0))]
+
+
+def test_pieces_at_rest_keep_their_ids_and_are_at_rest() -> None:
+    out = run(Tracker(), [REST] * 20)
+    last = out[-1]
+    assert len(last) == 4
+    assert set(last.state.tolist()) == {TrackState.AT_REST}
+    assert [id_at(last, p) for _, p in REST] == [id_at(out[2], p) for _, p in REST]
+    assert np.max(np.abs(last.velocity_mm_s)) < 30.0
+
+
+def test_a_struck_coin_keeps_its_id_while_moving_several_diameters_per_frame() -> None:
+    frames = [REST] * 5
+    for k in range(1, 8):
+        frames.append([*REST[:3], (WHITE, (100.0 + 90.0 * k, 100.0))])
+    out = run(Tracker(), frames)
+    first = id_at(out[4], (100.0, 100.0))
+    assert id_at(out[-1], (100.0 + 90.0 * 7, 100.0)) == first
+    moving = out[-1].in_state(TrackState.MOVING)
+    assert moving.track_id.tolist() == [first]
+    assert abs(moving.velocity_mm_s[0, 0] - 90.0 * FPS) < 0.1 * 90.0 * FPS
+
+
+def test_a_coin_going_into_a_pocket_is_reported_once_with_that_pocket() -> None:
+    target = pocket_centre("NE")
+    start = target - np.array([250.0, 250.0])
+    frames = [[(BLACK, tuple(start))]] * 4
+    k = 1
+    while True:
+        xy = start + (target - start) * k / 8.0
+        if np.linalg.norm(xy - target) < 35.0:
+            break
+        frames.append([(BLACK, tuple(xy))])
+        k += 1
+    frames += [[]] * 8
+    out = run(Tracker(), frames)
+    pocketed = [f for f in out if len(f.in_state(TrackState.POCKETED))]
+    assert len(pocketed) == 1
+    frame = pocketed[0].in_state(TrackState.POCKETED)
+    assert frame.pocket_name(0) == "NE"
+    assert len(out[-1]) == 0
+
+
+def test_a_coin_leaving_the_surface_is_off_board_not_pocketed() -> None:
+    frames = [[(WHITE, (0.0, 200.0))]] * 3
+    frames += [[(WHITE, (0.0, 200.0 + 60.0 * k))] for k in range(1, 4)]
+    frames += [[]] * 6
+    out = run(Tracker(), frames)
+    states = [int(s) for f in out for s in f.state]
+    assert states.count(TrackState.OFF_BOARD) == 1
+    assert TrackState.POCKETED not in states
+
+
+def test_identities_survive_a_hand_covering_pieces() -> None:
+    frames = [REST] * 5 + [REST[3:]] * 25 + [REST] * 5
+    out = run(Tracker(), frames)
+    covered = out[15]
+    assert set(covered.in_state(TrackState.OCCLUDED).track_id.tolist()) == {
+        id_at(out[4], p) for _, p in REST[:3]
+    }
+    assert [id_at(out[-1], p) for _, p in REST] == [id_at(out[4], p) for _, p in REST]
+    assert len(out[-1]) == 4
+
+
+def test_the_striker_keeps_its_id_through_an_unseen_fast_flight() -> None:
+    frames = [[*REST, (STRIKER, (0.0, -290.0))]] * 5
+    frames += [REST] * 3  # a blur nobody detects
+    frames += [[*REST, (STRIKER, (250.0, 300.0))]] * 5
+    out = run(Tracker(), frames)
+    striker = out[4].of_class("striker").track_id.tolist()
+    assert out[-1].of_class("striker").track_id.tolist() == striker
+    assert out[6].of_class("striker").state.tolist() == [TrackState.OCCLUDED]
+
+
+def test_a_single_misclassification_does_not_change_identity_or_class() -> None:
+    frames = [REST] * 5 + [[(BLACK, (0.0, 0.0)), *REST[1:]]] + [REST] * 3
+    out = run(Tracker(), frames)
+    assert id_at(out[-1], (0.0, 0.0)) == id_at(out[4], (0.0, 0.0))
+    assert out[5].class_id[out[5].track_id == id_at(out[4], (0.0, 0.0))].tolist() == [WHITE]
+
+
+def test_a_one_frame_false_detection_never_becomes_a_track() -> None:
+    frames = [REST] * 3 + [[*REST, (BLACK, (-200.0, -200.0))]] + [REST] * 3
+    out = run(Tracker(), frames)
+    assert all(len(f) <= 4 for f in out)
+
+
+def test_reset_starts_a_new_video() -> None:
+    tracker = Tracker()
+    run(tracker, [REST] * 3)
+    tracker.reset()
+    assert len(tracker.update(Detections.empty(), 0, 0.0)) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    count=st.integers(1, 19),
+)
+def test_identities_do_not_depend_on_detection_order(seed: int, count: int) -> None:
+    rng = np.random.default_rng(seed)
+    grid = np.array([(x, y) for x in range(-300, 301, 60) for y in range(-300, 301, 60)], float)
+    xy = grid[rng.choice(len(grid), count, replace=False)]
+    classes = rng.integers(0, 3, count)
+    tracker = Tracker()
+    seen: dict[int, int] = {}
+    for i in range(6):
+        order = rng.permutation(count)
+        noisy = xy[order] + rng.normal(0, 0.3, (count, 2))
+        frame = tracker.update(Detections(noisy, classes[order], np.full(count, 0.9)), i, i / FPS)
+        for tid, p in zip(frame.track_id, frame.xy_mm, strict=True):
+            key = int(np.argmin(np.linalg.norm(xy - p, axis=1)))
+            assert seen.setdefault(key, int(tid)) == int(tid)
+    assert len(seen) == count
+    assert len(set(seen.values())) == count
+
+
+def test_pocket_names_cover_every_pocket() -> None:
+    for name in POCKETS:
+        target = pocket_centre(name)
+        start = target * 0.3
+        frames = [[(WHITE, tuple(start))]] * 3
+        frames += [[(WHITE, tuple(start + (target - start) * k / 6.0))] for k in range(1, 6)]
+        frames += [[]] * 5
+        out = run(Tracker(), frames)
+        gone = [f.in_state(TrackState.POCKETED) for f in out if len(f.in_state(TrackState.POCKETED))]
+        assert [g.pocket_name(0) for g in gone] == [name]

@@ -1,0 +1,263 @@
+"""Identities across frames, in board mm: a motion model and assignment by distance.
+
+Box-overlap trackers lose a struck coin (it moves several diameters between frames), so each
+track predicts where its piece is now (constant velocity), and detections are assigned to
+tracks by the Hungarian method on the distance in mm, within a gate that grows with the
+track's speed. What the first pass cannot explain gets a second, wider pass restricted to
+tracks that lost their piece this frame or earlier and share its class: a coin that was
+hit, the striker's fast flight, a coin that reappears when a hand moves away.
+
+A piece that stops being seen becomes OCCLUDED at its last known position (a hand over it,
+motion blur). After `gone_after_frames` unseen frames the tracker decides where it went: into
+the pocket whose mouth it was in or heading for (POCKETED, with the pocket), or off the
+playing surface when its predicted path left it (OFF_BOARD); each such track is reported in
+that state exactly once and then dropped. Anything else stays OCCLUDED until seen again.
+
+A piece's colour never changes, so a track's class is the vote of its detections and a
+detection of another class only pays a penalty in the assignment (the detector may be wrong
+once); a coin cannot become the striker, so that pairing is forbidden. There are at most 9
+whites, 9 blacks, one queen and one striker: a detection of a class whose tracks are all
+taken re-identifies the nearest unseen track of that class however far it went.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from calibration.geometry import (
+    COIN_RADIUS_MM,
+    COINS_PER_COLOUR,
+    HALF_SURFACE_MM,
+    POCKET_RADIUS_MM,
+    pocket_centres,
+)
+from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
+from vision.tracks import NO_POCKET, TrackFrame, TrackState
+
+MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 1}
+_INFEASIBLE = 1e9
+_SEEN = (TrackState.MOVING, TrackState.AT_REST)
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    gate_mm: float = 18.0  # a piece seen at rest moves less than this between frames
+    speed_gate_fraction: float = 0.6  # extra gate per mm the prediction moved
+    reacquire_gate_mm: float = 300.0  # second pass: how far an unseen coin may have gone
+    class_penalty_mm: float = 25.0  # cost of assigning a detection of another colour
+    rest_speed_mm_s: float = 60.0  # slower than this is at rest
+    rest_jitter_mm: float = 1.5  # detection noise of a piece at rest
+    rest_smoothing: float = 0.3  # weight of a new detection of a piece at rest
+    confirm_hits: int = 2  # a new track is reported once seen this many frames running
+    gone_after_frames: int = 3  # unseen this long near a pocket / past the edge: gone
+    # A moving piece whose path comes this close to a pocket's centre went in; a piece at
+    # rest only if its centre was over the hole (a coin resting at the mouth stays out).
+    pocket_capture_mm: float = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
+    rest_pocket_capture_mm: float = POCKET_RADIUS_MM
+    lookahead_frames: float = 3.0  # how far ahead a moving piece's path is followed
+
+
+@dataclass(eq=False)
+class _Track:
+    track_id: int
+    votes: np.ndarray  # (len(CLASS_NAMES),) summed detection scores per class
+    xy: np.ndarray
+    velocity: np.ndarray
+    last_seen_time: float
+    score: float
+    hits: int = 1
+    missed: int = 0
+    confirmed: bool = False
+    state: TrackState = TrackState.AT_REST
+    pocket: int = NO_POCKET
+
+    @property
+    def class_id(self) -> int:
+        return int(np.argmax(self.votes))
+
+    @property
+    def speed(self) -> float:
+        return float(np.hypot(*self.velocity))
+
+
+class Tracker:
+    """One tracker per video: feed it every frame's detections in order."""
+
+    def __init__(self, config: TrackerConfig | None = None) -> None:
+        self.config = config or TrackerConfig()
+        self._tracks: list[_Track] = []
+        self._next_id = 1
+        self._last_time: float | None = None
+        self._frame_s = 1.0 / 30.0  # the latest frame interval, for looking ahead
+        self._pockets = pocket_centres()
+
+    def reset(self) -> None:
+        self.__init__(self.config)  # type: ignore[misc]
+
+    # -- assignment -----------------------------------------------------------------------
+    def _cost(self, tracks: list[_Track], dets: Detections, dt: float, gate_of: np.ndarray) -> np.ndarray:
+        cfg = self.config
+        predicted = np.array([t.xy + t.velocity * dt for t in tracks]).reshape(-1, 2)
+        distance = np.linalg.norm(predicted[:, None, :] - dets.xy_mm[None, :, :], axis=2)
+        track_class = np.array([t.class_id for t in tracks], np.int64)
+        same = track_class[:, None] == dets.class_id[None, :]
+        striker_pair = (track_class[:, None] == STRIKER) != (dets.class_id[None, :] == STRIKER)
+        cost = distance + np.where(same, 0.0, cfg.class_penalty_mm)
+        cost[(distance > gate_of[:, None]) | striker_pair] = _INFEASIBLE
+        return cost
+
+    @staticmethod
+    def _assign(cost: np.ndarray) -> list[tuple[int, int]]:
+        if cost.size == 0:
+            return []
+        rows, cols = linear_sum_assignment(cost)
+        return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if cost[r, c] < _INFEASIBLE]
+
+    def _match(self, dets: Detections, dt: float) -> tuple[dict[int, int], list[int]]:
+        """Track index -> detection index, and the detections left over."""
+        cfg = self.config
+        tracks = self._tracks
+        matched: dict[int, int] = {}
+        free = list(range(len(dets)))
+        if tracks and len(dets):
+            moved = np.array([t.speed * dt for t in tracks])
+            gates = cfg.gate_mm + cfg.speed_gate_fraction * moved
+            for r, c in self._assign(self._cost(tracks, dets, dt, gates)):
+                matched[r] = c
+            free = [i for i in range(len(dets)) if i not in matched.values()]
+        # Second pass: detections nobody claimed against tracks nobody saw, same class only.
+        lost = [i for i in range(len(tracks)) if i not in matched]
+        if lost and free:
+            sub_tracks = [tracks[i] for i in lost]
+            sub = dets[np.array(free)]
+            gates = np.array(
+                [
+                    _INFEASIBLE / 2 if self._class_full(t.class_id) else cfg.reacquire_gate_mm
+                    for t in sub_tracks
+                ]
+            )
+            cost = self._cost(sub_tracks, sub, dt, gates)
+            track_class = np.array([t.class_id for t in sub_tracks])
+            cost[track_class[:, None] != sub.class_id[None, :]] = _INFEASIBLE
+            for r, c in self._assign(cost):
+                matched[lost[r]] = free[c]
+            free = [i for i in range(len(dets)) if i not in matched.values()]
+        return matched, free
+
+    def _class_full(self, class_id: int) -> bool:
+        """Whether every piece of this class already has a track (so a new one is a known piece)."""
+        count = sum(1 for t in self._tracks if t.class_id == class_id and t.confirmed)
+        return count >= MAX_PER_CLASS[class_id]
+
+    # -- the frame update -----------------------------------------------------------------
+    def update(self, detections: Detections, frame_index: int, time_s: float) -> TrackFrame:
+        dt = 0.0 if self._last_time is None else max(0.0, time_s - self._last_time)
+        self._last_time = time_s
+        if dt > 0:
+            self._frame_s = dt
+        matched, free = self._match(detections, dt)
+
+        for index, track in enumerate(self._tracks):
+            if index in matched:
+                self._observe(track, detections, matched[index], time_s, dt)
+            else:
+                self._lose(track, dt)
+        for d in free:
+            self._start(detections, d, time_s)
+
+        reported = [t for t in self._tracks if t.confirmed]
+        frame = self._frame(reported, frame_index, time_s)
+        self._tracks = [
+            t
+            for t in self._tracks
+            if t.state not in (TrackState.POCKETED, TrackState.OFF_BOARD) and (t.confirmed or t.missed == 0)
+        ]
+        return frame
+
+    def _observe(self, track: _Track, dets: Detections, d: int, time_s: float, dt: float) -> None:
+        cfg = self.config
+        seen = dets.xy_mm[d]
+        since = max(time_s - track.last_seen_time, 1e-6)
+        predicted = track.xy + track.velocity * dt
+        residual = seen - predicted
+        at_rest = track.state == TrackState.AT_REST and track.missed == 0
+        if at_rest and np.hypot(*residual) < cfg.rest_jitter_mm:
+            track.xy = track.xy + cfg.rest_smoothing * residual
+            track.velocity = track.velocity * 0.5
+        else:
+            track.velocity = (seen - track.xy) / since
+            track.xy = seen.copy()
+        track.votes = track.votes.copy()
+        track.votes[int(dets.class_id[d])] += float(dets.score[d])
+        track.score = 0.8 * track.score + 0.2 * float(dets.score[d])
+        track.last_seen_time = time_s
+        track.missed = 0
+        track.hits += 1
+        track.confirmed = track.confirmed or track.hits >= cfg.confirm_hits
+        track.state = TrackState.MOVING if track.speed > cfg.rest_speed_mm_s else TrackState.AT_REST
+        track.pocket = NO_POCKET
+
+    def _lose(self, track: _Track, dt: float) -> None:
+        cfg = self.config
+        track.missed += 1
+        if not track.confirmed:
+            return
+        pocket = self._pocket_reached(track)
+        if track.missed >= cfg.gone_after_frames and pocket != NO_POCKET:
+            track.state, track.pocket = TrackState.POCKETED, pocket
+        elif track.missed >= cfg.gone_after_frames and self._left_surface(track):
+            track.state = TrackState.OFF_BOARD
+        else:
+            track.state = TrackState.OCCLUDED
+
+    def _path(self, track: _Track) -> np.ndarray:
+        """Points along the track's predicted path from its last sighting (for the pocket test)."""
+        steps = np.linspace(0.0, self.config.lookahead_frames * self._frame_s, 8)
+        return track.xy[None, :] + steps[:, None] * track.velocity[None, :]
+
+    def _pocket_reached(self, track: _Track) -> int:
+        moving = track.speed > self.config.rest_speed_mm_s
+        path = self._path(track) if moving else track.xy[None, :]
+        capture = self.config.pocket_capture_mm if moving else self.config.rest_pocket_capture_mm
+        distance = np.linalg.norm(path[:, None, :] - self._pockets[None, :, :], axis=2)
+        hit = distance.min(axis=0)
+        best = int(np.argmin(hit))
+        return best if hit[best] <= capture else NO_POCKET
+
+    def _left_surface(self, track: _Track) -> bool:
+        path = self._path(track)
+        return bool(np.any(np.abs(path) > HALF_SURFACE_MM))
+
+    def _start(self, dets: Detections, d: int, time_s: float) -> None:
+        votes = np.zeros(len(CLASS_NAMES))
+        votes[int(dets.class_id[d])] = float(dets.score[d])
+        track = _Track(
+            self._next_id,
+            votes,
+            dets.xy_mm[d].copy(),
+            np.zeros(2),
+            time_s,
+            float(dets.score[d]),
+        )
+        track.confirmed = self.config.confirm_hits <= 1
+        self._next_id += 1
+        self._tracks.append(track)
+
+    @staticmethod
+    def _frame(tracks: list[_Track], frame_index: int, time_s: float) -> TrackFrame:
+        if not tracks:
+            return TrackFrame.empty(frame_index, time_s)
+        return TrackFrame(
+            frame_index,
+            time_s,
+            np.array([t.track_id for t in tracks]),
+            np.array([t.class_id for t in tracks]),
+            np.array([t.xy for t in tracks]),
+            np.array([t.velocity if t.state in _SEEN else np.zeros(2) for t in tracks]),
+            np.array([int(t.state) for t in tracks]),
+            np.array([t.pocket for t in tracks]),
+            np.array([t.score for t in tracks]),
+        )
