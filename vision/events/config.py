@@ -1,0 +1,37 @@
+"""Thresholds of stroke inference, with why each has its value.
+
+These are properties of how carrom is played and filmed (how fast a struck striker moves,
+how long the board takes to settle), not board dimensions: those live in
+calibration.geometry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    # A flicked striker leaves at 1 to 6 m/s; a hand sliding it into place moves at most a
+    # few hundred mm/s. Between the two lies the strike.
+    strike_speed_mm_s: float = 450.0
+    # A stroke is confirmed only once the striker has travelled this far from where it
+    # rested (a nudge into place stays within a striker diameter or so).
+    strike_confirm_mm: float = 60.0
+    # How long the striker may take to travel that far before the start is called a nudge.
+    strike_confirm_s: float = 0.6
+    # Below this speed a piece counts as still (the tracker's own state is used too).
+    rest_speed_mm_s: float = 40.0
+    # The board is at rest once nothing has moved for this long.
+    settle_s: float = 0.4
+    # A stroke longer than this is closed anyway (a piece wrongly seen as moving for ever).
+    max_stroke_s: float = 25.0
+    # How far the striker's resting place may lie outside the base-line band and still be
+    # "on the base lines" for the purpose of recognising a strike (placement legality is
+    # measured separately, exactly, by law 130).
+    base_band_tolerance_mm: float = 25.0
+    # A carromman displaced further than this during a stroke was touched.
+    touch_mm: float = 6.0
+    # Positions of the break arrangement may lie this far outside the outer circle and
+    # still count as a new board being set up (hands leave the ring a little loose).
+    arrangement_tolerance_mm: float = 12.0

@@ -1,0 +1,126 @@
+"""From tracks to match-log events: the stroke segmenter, the seating and the log writer.
+
+`MatchRecorder.update(track_frame)` returns the log events that became known with that
+frame (a `placed` event when a stroke starts after carrommen were put back, a `stroke`
+event when the board has come to rest) and appends them to the log file at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vision.events.config import EventConfig
+from vision.events.log_writer import MatchLogWriter
+from vision.events.seats import SeatAssigner
+from vision.events.striker_position import IMPROPER_STRIKER_POSITION, striker_position_evidence
+from vision.events.strokes import ItemEvent, PlacementRecord, StrokeRecord, StrokeSegmenter
+from vision.tracks import TrackFrame
+
+AUTO_FOULS = ("striker-position",)
+
+
+class MatchRecorder:
+    def __init__(
+        self,
+        seating: SeatAssigner | None = None,
+        rules: str = "icf",
+        auto_fouls: tuple[str, ...] = (),
+        writer: MatchLogWriter | None = None,
+        config: EventConfig | None = None,
+    ) -> None:
+        self.seating = seating or SeatAssigner()
+        self.rules = rules
+        self.auto_fouls = frozenset(auto_fouls)
+        self.writer = writer or MatchLogWriter(None)
+        self.segmenter = StrokeSegmenter(config)
+        self.strokes: list[StrokeRecord] = []  # kept small: the review needs them per stroke
+        self.writer.set_header(rules=rules, event=self.seating.event)
+        self._fix_header()
+
+    def update(self, frame: TrackFrame) -> list[dict[str, Any]]:
+        return self._emit(self.segmenter.update(frame))
+
+    def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:
+        return self._emit(list(self.segmenter.finish(frame_index, time_s)))
+
+    @property
+    def at_rest(self) -> bool:
+        return self.segmenter.at_rest
+
+    def log(self) -> dict[str, Any]:
+        return self.writer.document()
+
+    def _emit(self, records: list[PlacementRecord | StrokeRecord]) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        for record in records:
+            if isinstance(record, PlacementRecord):
+                events.append(placed_event(record))
+            else:
+                events.append(self._stroke_event(record))
+        self.writer.append(events)
+        return events
+
+    def _fix_header(self) -> None:
+        if self.seating.seats is not None and self.seating.first_break is not None:
+            self.writer.set_header(seats=dict(self.seating.seats), first_break=self.seating.first_break)
+
+    def _stroke_event(self, record: StrokeRecord) -> dict[str, Any]:
+        self.strokes.append(record)
+        player = self.seating.player_for(record.seat)  # type: ignore[arg-type]
+        self._fix_header()
+        position = striker_position_evidence(record.seat, record.striker_start_xy)  # type: ignore[arg-type]
+        event: dict[str, Any] = {"type": "stroke"}
+        if player is not None:
+            event["player"] = player
+        event["pocketed"] = [e.item for e in record.pocketed]
+        if record.overboard:
+            event["overboard"] = [e.item for e in record.overboard]
+        event["touched"] = record.touched
+        if "striker-position" in self.auto_fouls and not position["legal"]:
+            event["improper"] = IMPROPER_STRIKER_POSITION
+        event["evidence"] = stroke_evidence(record, position, len(self.strokes) - 1)
+        return event
+
+
+def _item_event(e: ItemEvent) -> dict[str, Any]:
+    out: dict[str, Any] = {"item": e.item, "frame": e.frame, "time_s": round(e.time_s, 3)}
+    if e.pocket is not None:
+        out["pocket"] = e.pocket
+    out["at_mm"] = [round(e.xy[0], 1), round(e.xy[1], 1)]
+    return out
+
+
+def stroke_evidence(record: StrokeRecord, position: dict[str, Any], index: int) -> dict[str, Any]:
+    evidence: dict[str, Any] = {
+        "stroke": index,
+        "frames": [record.start_frame, record.end_frame],
+        "time_s": [round(record.start_time_s, 3), round(record.end_time_s, 3)],
+        "seat": record.seat,
+        "striker_start_mm": [round(record.striker_start_xy[0], 1), round(record.striker_start_xy[1], 1)],
+        "striker_position": position,
+        "pocket_events": [_item_event(e) for e in record.pocketed],
+        "overboard_events": [_item_event(e) for e in record.overboard],
+        "counts_before": record.counts_before,
+        "counts_after": record.counts_after,
+    }
+    if record.new_board:
+        evidence["new_board"] = True
+    if record.dropped_pocket_events:
+        evidence["dropped_pocket_events"] = [_item_event(e) for e in record.dropped_pocket_events]
+    if record.vanished:
+        evidence["vanished_not_pocketed"] = dict(record.vanished)
+    if not record.settled:
+        evidence["settled"] = False
+    return evidence
+
+
+def placed_event(record: PlacementRecord) -> dict[str, Any]:
+    return {
+        "type": "placed",
+        "items": list(record.items),
+        "evidence": {
+            "frame": record.frame,
+            "time_s": round(record.time_s, 3),
+            "positions_mm": [[round(x, 1), round(y, 1)] for x, y in record.positions],
+        },
+    }

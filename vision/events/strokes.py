@@ -1,0 +1,401 @@
+"""Stroke segmentation from tracks: strike, what happened, rest; and what was put back between.
+
+The segmenter consumes one `TrackFrame` at a time (frames may be skipped while the board is
+at rest) and returns records as soon as they are known:
+
+- a `PlacementRecord` when a stroke starts and carrommen appeared on the board since the
+  previous stroke ended (dues, penalties, the queen put back);
+- a `StrokeRecord` when the board has come to rest after a stroke.
+
+A stroke starts when the striker, resting on a base line, moves off faster than a hand
+slides it (`EventConfig.strike_speed_mm_s`) and travels clear of where it rested; a striker
+nudged into place never gets that far and is not a stroke. Pocketings are counted only if
+the counts at rest before and after the stroke agree that the piece is gone: a coin that
+vanished under a hand is not pocketed, a "pocketing" of a coin still lying there is dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.geometry import (
+    BASE_CIRCLE_ALONG_MM,
+    BASE_CIRCLE_RADIUS_MM,
+    BASE_LINE_GAP_MM,
+    POCKET_RADIUS_MM,
+    POCKETS,
+    STRIKER_RADIUS_MM,
+    pocket_centres,
+)
+from vision.events.board import (
+    CARROMMEN,
+    Piece,
+    carrommen_counts,
+    is_break_arrangement,
+    item_name,
+)
+from vision.events.config import EventConfig
+from vision.events.seats import base_band_offset, side_of
+from vision.tracks import TrackFrame, TrackState
+
+# A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
+POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
+# Paths for the review images: a point is kept once the piece has moved this far.
+PATH_STEP_MM = 4.0
+
+
+@dataclass(frozen=True)
+class ItemEvent:
+    """One piece going into a pocket (pocket set) or off the board (pocket None)."""
+
+    item: str
+    pocket: str | None
+    frame: int
+    time_s: float
+    track_id: int
+    xy: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class PlacementRecord:
+    frame: int
+    time_s: float
+    items: tuple[str, ...]
+    positions: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class StrokeRecord:
+    seat: str
+    start_frame: int
+    end_frame: int
+    start_time_s: float
+    end_time_s: float
+    striker_start_xy: tuple[float, float]
+    pocketed: tuple[ItemEvent, ...]  # reconciled, in the order they fell
+    overboard: tuple[ItemEvent, ...]
+    touched: bool
+    new_board: bool
+    counts_before: dict[str, int]
+    counts_after: dict[str, int]
+    dropped_pocket_events: tuple[ItemEvent, ...] = ()
+    vanished: dict[str, int] = field(default_factory=dict)  # gone unseen: not pocketed
+    settled: bool = True  # False when the video ended or the time limit closed it
+    before: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
+    after: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
+    paths: dict[int, tuple[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)
+
+
+@dataclass
+class _Stroke:
+    """A stroke being watched (unconfirmed until the striker is clear of its resting place)."""
+
+    start_frame: int
+    start_time_s: float
+    striker_id: int
+    striker_start: np.ndarray
+    seat: str
+    snapshot: dict[int, Piece]
+    confirmed: bool = False
+    last_motion_s: float = 0.0
+    events: list[ItemEvent] = field(default_factory=list)
+    seen_ids: set[int] = field(default_factory=set)
+    touched: bool = False
+    paths: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    path_items: dict[int, str] = field(default_factory=dict)
+    placement: PlacementRecord | None = None
+    new_board: bool = False
+
+
+@dataclass
+class _Rest:
+    frame: int
+    time_s: float
+    xy: np.ndarray
+    track_id: int
+
+
+class StrokeSegmenter:
+    def __init__(self, config: EventConfig | None = None) -> None:
+        self.config = config or EventConfig()
+        self.pieces: dict[int, Piece] = {}
+        self._previous: dict[int, Piece] = {}
+        self._striker_rest: _Rest | None = None
+        self._stroke: _Stroke | None = None
+        self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
+        self._end_was_arrangement = False
+        self.frames_seen = 0
+
+    @property
+    def in_stroke(self) -> bool:
+        return self._stroke is not None and self._stroke.confirmed
+
+    @property
+    def at_rest(self) -> bool:
+        """Nothing moving and no stroke under way: the pipeline may skip work."""
+        return self._stroke is None and not any(
+            p.state == int(TrackState.MOVING) for p in self.pieces.values()
+        )
+
+    # ------------------------------------------------------------------ per frame
+    def update(self, frame: TrackFrame) -> list[PlacementRecord | StrokeRecord]:
+        self.frames_seen += 1
+        self._previous = self.pieces
+        gone = self._read(frame)
+        out: list[PlacementRecord | StrokeRecord] = []
+        stroke = self._stroke
+        if stroke is None:
+            self._watch_striker(frame)
+            stroke = self._stroke
+        if stroke is not None:
+            self._follow(stroke, frame, gone)
+            if not stroke.confirmed:
+                self._confirm_or_cancel(stroke, frame)
+                if stroke.confirmed and stroke.placement is not None:
+                    out.append(stroke.placement)
+            if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
+                out.append(self._close(stroke, frame.frame_index, frame.time_s, settled=True))
+        return out
+
+    def finish(self, frame_index: int, time_s: float) -> list[StrokeRecord]:
+        """The video ended: close a confirmed stroke that had not come to rest."""
+        stroke = self._stroke
+        if stroke is None or not stroke.confirmed:
+            self._stroke = None
+            return []
+        return [self._close(stroke, frame_index, time_s, settled=False)]
+
+    def _read(self, frame: TrackFrame) -> dict[int, tuple[Piece, int]]:
+        """Update `pieces` from the frame; returns tracks that left with how (state)."""
+        current: dict[int, Piece] = {}
+        left: dict[int, tuple[Piece, int]] = {}
+        speeds = np.hypot(frame.velocity_mm_s[:, 0], frame.velocity_mm_s[:, 1]) if len(frame) else []
+        for i in range(len(frame)):
+            tid = int(frame.track_id[i])
+            state = int(frame.state[i])
+            piece = Piece(
+                tid,
+                item_name(frame.class_id[i]),
+                (float(frame.xy_mm[i, 0]), float(frame.xy_mm[i, 1])),
+                state,
+                float(speeds[i]),
+                frame.frame_index,
+                frame.time_s,
+            )
+            if state in (int(TrackState.POCKETED), int(TrackState.OFF_BOARD)):
+                left[tid] = (piece, state)
+                continue
+            current[tid] = piece
+        for tid, piece in self.pieces.items():
+            if tid not in current and tid not in left:
+                left[tid] = (piece, -1)  # dropped by the tracker without a cause
+        self.pieces = current
+        return left
+
+    # ------------------------------------------------------------------ strike
+    def _watch_striker(self, frame: TrackFrame) -> None:
+        cfg = self.config
+        held = int(TrackState.HELD)
+        strikers = [p for p in self.pieces.values() if p.item == "striker" and p.state != held]
+        if not strikers:
+            return
+        seen = [p for p in strikers if p.state != int(TrackState.OCCLUDED)]
+        fastest = max(seen, key=lambda p: p.speed_mm_s, default=None)
+        if fastest is None:
+            return
+        rest = self._striker_rest
+        if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
+            self._striker_rest = _Rest(fastest.frame, fastest.time_s, fastest.position, fastest.track_id)
+            return
+        if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
+            return
+        if rest.track_id != fastest.track_id and float(np.linalg.norm(rest.xy - fastest.position)) > 150.0:
+            return
+        seat = side_of(rest.xy)
+        if not self._on_base_band(seat, rest.xy):
+            return
+        snapshot = dict(self._previous)
+        self._stroke = _Stroke(
+            start_frame=frame.frame_index,
+            start_time_s=frame.time_s,
+            striker_id=fastest.track_id,
+            striker_start=rest.xy.copy(),
+            seat=seat,
+            snapshot=snapshot,
+            last_motion_s=frame.time_s,
+        )
+
+    def _on_base_band(self, seat: str, xy: np.ndarray) -> bool:
+        along, offset = base_band_offset(seat, xy)  # type: ignore[arg-type]
+        tol = self.config.base_band_tolerance_mm
+        return (
+            abs(offset) <= BASE_LINE_GAP_MM / 2.0 + tol
+            and abs(along) <= BASE_CIRCLE_ALONG_MM + BASE_CIRCLE_RADIUS_MM + tol
+        )
+
+    def _confirm_or_cancel(self, stroke: _Stroke, frame: TrackFrame) -> None:
+        cfg = self.config
+        striker = self.pieces.get(stroke.striker_id)
+        gone = any(e.track_id == stroke.striker_id for e in stroke.events)
+        far = striker is not None and float(np.linalg.norm(striker.position - stroke.striker_start)) >= (
+            cfg.strike_confirm_mm
+        )
+        if gone or far or stroke.touched:
+            stroke.confirmed = True
+            self._note_board_change(stroke)
+            return
+        if frame.time_s - stroke.start_time_s > cfg.strike_confirm_s:
+            self._stroke = None  # a nudge, not a stroke
+            self._striker_rest = None
+
+    def _note_board_change(self, stroke: _Stroke) -> None:
+        """At the strike: a new board, or carrommen put back since the last stroke ended."""
+        snapshot = stroke.snapshot
+        arrangement = is_break_arrangement(snapshot, self.config.arrangement_tolerance_mm)
+        if arrangement and not (self._end_state is not None and self._end_was_arrangement):
+            stroke.new_board = True
+            return
+        if self._end_state is None:
+            return
+        before = carrommen_counts(self._end_state)
+        now = carrommen_counts(snapshot)
+        items: list[str] = []
+        positions: list[tuple[float, float]] = []
+        for item in CARROMMEN:
+            extra = now[item] - before[item]
+            if extra <= 0:
+                continue
+            fresh = [
+                p
+                for p in snapshot.values()
+                if p.item == item and p.on_board and p.track_id not in self._end_state
+            ]
+            fresh.sort(key=lambda p: float(np.hypot(*p.xy)))  # dues go near the centre
+            for k in range(extra):
+                items.append(item)
+                if k < len(fresh):
+                    positions.append(fresh[k].xy)
+        if items:
+            last_seen = max((p.frame for p in snapshot.values()), default=stroke.start_frame)
+            stroke.placement = PlacementRecord(last_seen, stroke.start_time_s, tuple(items), tuple(positions))
+
+    # ------------------------------------------------------------------ during the stroke
+    def _follow(self, stroke: _Stroke, frame: TrackFrame, gone: dict[int, tuple[Piece, int]]) -> None:
+        cfg = self.config
+        for tid, (piece, how) in gone.items():
+            if tid in stroke.seen_ids:
+                continue
+            event = self._departure(piece, how, frame)
+            if event is not None:
+                stroke.events.append(event)
+                stroke.seen_ids.add(tid)
+                if piece.item != "striker":
+                    stroke.touched = True
+        for piece in self.pieces.values():
+            if piece.state == int(TrackState.MOVING) or (
+                piece.state == int(TrackState.AT_REST) and piece.speed_mm_s > cfg.rest_speed_mm_s
+            ):
+                stroke.last_motion_s = frame.time_s
+            if piece.state == int(TrackState.OCCLUDED):
+                continue
+            start = stroke.snapshot.get(piece.track_id)
+            if piece.item != "striker" and start is not None:
+                moved = float(np.linalg.norm(piece.position - start.position))
+                if moved > cfg.touch_mm:
+                    stroke.touched = True
+            self._extend_path(stroke, piece, start)
+
+    def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
+        if how == int(TrackState.POCKETED):
+            pocket = _pocket_of(frame, piece.track_id) or POCKETS[_nearest_pocket_index(piece.position)]
+            return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
+        if how == int(TrackState.OFF_BOARD):
+            return ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
+        # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
+        last = self._previous.get(piece.track_id, piece)
+        index = _nearest_pocket_index(last.position)
+        near = float(np.linalg.norm(pocket_centres()[index] - last.position)) <= POCKET_CAPTURE_MM
+        if near and last.state in (int(TrackState.MOVING), int(TrackState.OCCLUDED)):
+            pocket = POCKETS[index]
+            return ItemEvent(last.item, pocket, frame.frame_index, frame.time_s, last.track_id, last.xy)
+        return None
+
+    def _extend_path(self, stroke: _Stroke, piece: Piece, start: Piece | None) -> None:
+        path = stroke.paths.get(piece.track_id)
+        if path is None:
+            origin = start.xy if start is not None else piece.xy
+            if float(np.hypot(piece.xy[0] - origin[0], piece.xy[1] - origin[1])) < PATH_STEP_MM:
+                return
+            path = stroke.paths[piece.track_id] = [origin]
+            stroke.path_items[piece.track_id] = piece.item
+        last = path[-1]
+        if float(np.hypot(piece.xy[0] - last[0], piece.xy[1] - last[1])) >= PATH_STEP_MM:
+            path.append(piece.xy)
+
+    def _settled(self, stroke: _Stroke, time_s: float) -> bool:
+        cfg = self.config
+        if time_s - stroke.start_time_s > cfg.max_stroke_s:
+            return True
+        return time_s - stroke.last_motion_s >= cfg.settle_s
+
+    # ------------------------------------------------------------------ end of stroke
+    def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
+        before = carrommen_counts(stroke.snapshot)
+        after = carrommen_counts(self.pieces)
+        pocket_events = [e for e in stroke.events if e.pocket is not None]
+        overboard = tuple(e for e in stroke.events if e.pocket is None)
+        kept: list[ItemEvent] = []
+        dropped: list[ItemEvent] = []
+        vanished: dict[str, int] = {}
+        for item in CARROMMEN:
+            gone = max(0, before[item] - after[item]) - sum(1 for e in overboard if e.item == item)
+            mine = [e for e in pocket_events if e.item == item]
+            kept.extend(mine[: max(0, gone)])
+            dropped.extend(mine[max(0, gone) :])
+            if gone > len(mine):
+                vanished[item] = gone - len(mine)
+        striker_events = [e for e in pocket_events if e.item == "striker"]
+        striker_back = any(
+            p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
+            for p in self.pieces.values()
+        )
+        if striker_events and striker_back and settled:
+            dropped.extend(striker_events)
+        else:
+            kept.extend(striker_events[:1])
+        kept.sort(key=lambda e: (e.frame, e.time_s))
+        self._stroke = None
+        self._striker_rest = None
+        self._end_state = dict(self.pieces)
+        self._end_was_arrangement = is_break_arrangement(self.pieces, self.config.arrangement_tolerance_mm)
+        return StrokeRecord(
+            seat=stroke.seat,
+            start_frame=stroke.start_frame,
+            end_frame=frame_index,
+            start_time_s=stroke.start_time_s,
+            end_time_s=time_s,
+            striker_start_xy=(float(stroke.striker_start[0]), float(stroke.striker_start[1])),
+            pocketed=tuple(kept),
+            overboard=overboard,
+            touched=stroke.touched,
+            new_board=stroke.new_board,
+            counts_before=dict(before),
+            counts_after=dict(after),
+            dropped_pocket_events=tuple(dropped),
+            vanished=vanished,
+            settled=settled,
+            before={tid: (p.item, p.xy) for tid, p in stroke.snapshot.items() if p.on_board},
+            after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
+            paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
+        )
+
+
+def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
+    rows = np.flatnonzero(frame.track_id == track_id)
+    return frame.pocket_name(int(rows[0])) if len(rows) else None
+
+
+def _nearest_pocket_index(xy: np.ndarray) -> int:
+    return int(np.argmin(np.linalg.norm(pocket_centres() - np.asarray(xy, dtype=float), axis=1)))
