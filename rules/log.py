@@ -186,7 +186,8 @@ def _event_type(raw: Any, index: int) -> str | None:
 def _validation_to_log_error(exc: ValidationError, data: Any) -> LogError:
     """The first problem pydantic found, said as "event N (type) field 'f': what"."""
     error = exc.errors(include_url=False)[0]
-    loc = list(error["loc"])
+    # pydantic marks a bad mapping key with a "[key]" part after the key itself.
+    loc = [part for part in error["loc"] if part != "[key]"]
     message = error["msg"]
     if error["type"] == "extra_forbidden":
         message = "unknown field (not in carrom-match-log/1)"

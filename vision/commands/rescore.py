@@ -1,0 +1,100 @@
+"""`carrom rescore LOG`: score a match log by the laws and write the ICF score card.
+
+This is what an umpire runs after a dispute: correct the log by hand, score it again. The
+report (report.json), the card as CSV (scoresheet.csv) and as a printable page
+(scoresheet.html) are written together or not at all (vision.outputs.OutputSet); any
+mistake in the log is one line naming the event index and field, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rules.errors import LogError
+from rules.log import MatchLog, parse_log_text
+from rules.render import RENDERERS
+from rules.report import MatchReport
+from vision.errors import UsageError
+from vision.outputs import OutputSet
+
+# Which file each format is written to.
+FILE_NAMES = {"json": "report.json", "csv": "scoresheet.csv", "html": "scoresheet.html"}
+DEFAULT_FORMATS = "json,csv,html"
+
+
+def load_log(path: Path) -> MatchLog:
+    """A match log read from a YAML or JSON file (JSON when it ends in .json)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LogError("no such file", source=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError(f"cannot read: {exc}", source=str(path)) from None
+    return parse_log_text(text, str(path))
+
+
+def parse_formats(spec: str) -> list[str]:
+    formats = [part.strip().lower() for part in spec.split(",") if part.strip()]
+    unknown = [name for name in formats if name not in FILE_NAMES]
+    if not formats or unknown:
+        named = ", ".join(unknown) or repr(spec)
+        raise UsageError(f"--format: unknown format {named}; choose from json, csv, html")
+    return list(dict.fromkeys(formats))
+
+
+def score(log: MatchLog, source: str) -> MatchReport:
+    from rules.score import score_log
+
+    try:
+        return score_log(log)
+    except LogError as exc:
+        raise exc.with_source(source) from None
+
+
+def render(report: MatchReport, formats: list[str]) -> dict[str, str]:
+    """File name -> text for every asked-for format (all rendered before anything is written)."""
+    return {FILE_NAMES[name]: RENDERERS[name](report) for name in formats}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "rescore",
+        help="score a match log and write the ICF score card",
+        description="Score a match log (carrom-match-log/1, YAML or JSON) by the Laws of Carrom and write "
+        "report.json, scoresheet.csv and scoresheet.html.",
+    )
+    parser.add_argument("log", type=Path, help="the match log (.yaml, .yml or .json)")
+    parser.add_argument(
+        "--rules",
+        default=None,
+        help="ruleset to score by, overriding the log's own: icf, ecc, basic or a variant file",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default: out/<log name>)")
+    parser.add_argument(
+        "--format",
+        default=DEFAULT_FORMATS,
+        help=f"comma-separated formats to write: json, csv, html (default: {DEFAULT_FORMATS})",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    formats = parse_formats(args.format)
+    log = load_log(args.log)
+    if args.rules is not None:
+        log = log.model_copy(update={"rules": args.rules})
+    report = score(log, str(args.log))
+    texts = render(report, formats)
+    out_dir = args.out if args.out is not None else Path("out") / args.log.stem
+    with OutputSet(out_dir) as outputs:
+        for name, text in texts.items():
+            outputs.add_text(name, text)
+    for name in texts:
+        print(out_dir / name)
+    games = {side: sum(1 for game in report.games if game.winner == side) for side in report.sides}
+    result = " - ".join(f"{side} {games[side]}" for side in report.sides)
+    winner = f"; match won by {report.winner}" if report.winner else "; match not finished"
+    print(f"carrom rescore: {result} (games){winner}", file=sys.stderr)
+    return 0
