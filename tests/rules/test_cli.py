@@ -1,0 +1,161 @@
+"""`carrom rescore` and `carrom schema` as a user meets them: files written, or one clear line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rules.errors import RulesError
+from rules.log import LOG_SCHEMA
+from rules.report import REPORT_SCHEMA, MatchReport
+from vision.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "samples" / "logs" / "sample-match.yaml"
+ALL_FILES = {"report.json", "scoresheet.csv", "scoresheet.html"}
+
+
+def needs_engine() -> None:
+    pytest.importorskip("rules.score", reason="the rules engine (rules/score.py, R1) is not committed yet")
+
+
+def write_log(tmp_path: Path, events: list[dict], name: str = "match-log.yaml", **header: object) -> Path:
+    data = {"schema": LOG_SCHEMA, "seats": {"S": "Asha", "N": "Ben"}, "first_break": "Asha", "events": events}
+    data.update(header)
+    path = tmp_path / name
+    path.write_text(json.dumps(data) if name.endswith(".json") else yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def rejected(capsys: pytest.CaptureFixture[str], log: Path, out: Path, *extra: str) -> str:
+    """Runs rescore expecting a user error: exit 2, one line on stderr, nothing written."""
+    status = main(["rescore", str(log), "--out", str(out), *extra])
+    captured = capsys.readouterr()
+    assert status == 2
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err
+    assert lines[0].startswith("carrom rescore: error: ")
+    assert not out.exists() or not any(out.iterdir())
+    return lines[0]
+
+
+def test_schema_log_prints_the_match_log_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "log"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$id"] == LOG_SCHEMA
+    assert {"schema", "seats", "first_break", "events"} <= set(schema["properties"])
+
+
+def test_schema_report_prints_the_match_report_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "report"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$id"] == REPORT_SCHEMA
+    assert {"sides", "winner", "games"} <= set(schema["properties"])
+
+
+def test_malformed_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "broken.yaml"
+    log.write_text("schema: carrom-match-log/1\nseats: {S: Asha, N: Ben\nfirst_break: Asha\n")
+    line = rejected(capsys, log, tmp_path / "out")
+    assert f"{log}:" in line and "not valid YAML" in line
+
+
+def test_malformed_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "broken.json"
+    log.write_text('{"schema": "carrom-match-log/1",\n "events": [\n  {"type": "stroke",}\n]}\n')
+    line = rejected(capsys, log, tmp_path / "out")
+    assert f"{log}:3: not valid JSON" in line
+
+
+def test_an_unknown_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = write_log(tmp_path, [{"type": "stroke", "pocketed": ["white"]}, {"type": "stroke", "spin": "top"}])
+    line = rejected(capsys, log, tmp_path / "out")
+    assert line.endswith(f"{log}: event 1 (stroke) field 'spin': unknown field (not in carrom-match-log/1)")
+
+
+def test_an_unknown_item(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = write_log(
+        tmp_path, [{"type": "stroke", "pocketed": ["white"]}, {"type": "stroke", "overboard": ["coin"]}]
+    )
+    line = rejected(capsys, log, tmp_path / "out")
+    assert "event 1 (stroke) field 'overboard[0]': 'coin' is not allowed" in line
+
+
+def test_an_unknown_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = write_log(tmp_path, [{"type": "stroke"}, {"type": "stroke", "player": "Chen"}], name="m.json")
+    line = rejected(capsys, log, tmp_path / "out")
+    assert "event 1 (stroke) field 'player': unknown player 'Chen'" in line
+
+
+def test_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = rejected(capsys, tmp_path / "nowhere.yaml", tmp_path / "out")
+    assert "nowhere.yaml: no such file" in line
+
+
+def test_an_unknown_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = rejected(capsys, SAMPLE, tmp_path / "out", "--format", "json,pdf")
+    assert "--format" in line and "pdf" in line
+
+
+def test_a_tenth_white_coin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    needs_engine()
+    events = [{"type": "stroke", "pocketed": ["white"] * 5}, {"type": "stroke", "pocketed": ["white"] * 5}]
+    line = rejected(capsys, write_log(tmp_path, events), tmp_path / "out")
+    assert "event 1 (stroke) field 'pocketed'" in line
+
+
+def test_a_stroke_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    needs_engine()
+    data = yaml.safe_load(SAMPLE.read_text(encoding="utf-8"))
+    after = len(data["events"])
+    data["events"].append({"type": "stroke", "pocketed": ["white"]})
+    log = tmp_path / "too-long.yaml"
+    log.write_text(yaml.safe_dump(data))
+    line = rejected(capsys, log, tmp_path / "out")
+    assert f"event {after} (stroke)" in line
+
+
+def test_the_sample_match_writes_all_three_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    needs_engine()
+    out = tmp_path / "sample"
+    assert main(["rescore", str(SAMPLE), "--out", str(out)]) == 0
+    assert {path.name for path in out.iterdir()} == ALL_FILES
+    report = MatchReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    assert report.winner == "Asha"
+    assert (out / "scoresheet.csv").read_text().startswith("game,board,break by")
+    assert "<details>" in (out / "scoresheet.html").read_text(encoding="utf-8")
+    printed = capsys.readouterr()
+    assert set(printed.out.split()) == {str(out / name) for name in ALL_FILES}
+    assert "Asha" in printed.err
+
+
+def test_only_the_formats_asked_for(tmp_path: Path) -> None:
+    needs_engine()
+    out = tmp_path / "csv-only"
+    assert main(["rescore", str(SAMPLE), "--out", str(out), "--format", "csv"]) == 0
+    assert [path.name for path in out.iterdir()] == ["scoresheet.csv"]
+
+
+def test_the_rules_option_overrides_the_log(tmp_path: Path) -> None:
+    needs_engine()
+    out = tmp_path / "ecc"
+    assert main(["rescore", str(SAMPLE), "--out", str(out), "--rules", "ecc", "--format", "json"]) == 0
+    assert json.loads((out / "report.json").read_text())["rules"] == "ecc"
+
+
+def test_a_failing_renderer_leaves_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    needs_engine()
+    import vision.commands.rescore as rescore
+
+    def broken(report: MatchReport) -> str:
+        raise RulesError("html renderer failed")
+
+    monkeypatch.setitem(rescore.RENDERERS, "html", broken)
+    line = rejected(capsys, SAMPLE, tmp_path / "out")
+    assert line.endswith("html renderer failed")
