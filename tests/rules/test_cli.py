@@ -147,6 +147,32 @@ def test_the_rules_option_overrides_the_log(tmp_path: Path) -> None:
     assert json.loads((out / "report.json").read_text())["rules"] == "ecc"
 
 
+def test_the_doubles_sample_scores(tmp_path: Path) -> None:
+    needs_engine()
+    out = tmp_path / "doubles"
+    assert main(["rescore", str(SAMPLE.parent / "doubles-ecc-board.yaml"), "--out", str(out)]) == 0
+    report = MatchReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
+    assert report.sides == ("Asha & Ben", "Chen & Dev")
+    assert report.rules == "ecc"
+
+
+def test_a_variant_file_is_found_beside_the_log(tmp_path: Path) -> None:
+    from rules.log import parse_log
+    from vision.commands.rescore import resolve_rules_path
+
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "house.yaml").write_text("base: icf\n")
+    header = {"schema": LOG_SCHEMA, "seats": {"S": "Asha", "N": "Ben"}, "first_break": "Asha"}
+    log = parse_log({**header, "rules": "house.yaml"})
+    assert resolve_rules_path(log, tmp_path / "club" / "final.yaml").rules == str(
+        tmp_path / "club" / "house.yaml"
+    )
+    # Built-in names and files that are not there are left for the ruleset loader.
+    assert resolve_rules_path(log, tmp_path / "elsewhere.yaml").rules == "house.yaml"
+    icf = parse_log(header)
+    assert resolve_rules_path(icf, tmp_path / "club" / "final.yaml").rules == "icf"
+
+
 def test_a_failing_renderer_leaves_no_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

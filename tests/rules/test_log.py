@@ -88,6 +88,13 @@ def test_the_shipped_sample_match_parses() -> None:
     assert len(log.events) == 89
 
 
+def test_the_shipped_doubles_board_parses() -> None:
+    path = SAMPLE.parent / "doubles-ecc-board.yaml"
+    log = parse_log_text(path.read_text(encoding="utf-8"), str(path))
+    assert (log.rules, log.event) == ("ecc", "doubles")
+    assert log.sides == ("Asha & Ben", "Chen & Dev")
+
+
 def test_evidence_is_free_form() -> None:
     event = {
         "type": "stroke",

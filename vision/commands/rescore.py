@@ -35,6 +35,23 @@ def load_log(path: Path) -> MatchLog:
     return parse_log_text(text, str(path))
 
 
+def _looks_like_a_file(rules: str) -> bool:
+    return "/" in rules or "\\" in rules or rules.lower().endswith((".yaml", ".yml", ".json"))
+
+
+def resolve_rules_path(log: MatchLog, log_path: Path) -> MatchLog:
+    """A variant file the log names by a relative path is found beside the log, not the cwd.
+
+    A log travels with its house-rules file; `rules: starwood.yaml` in club/final.yaml means
+    club/starwood.yaml wherever the command is run from. A path that does not exist there is
+    left alone for the ruleset loader to report.
+    """
+    if not _looks_like_a_file(log.rules) or Path(log.rules).is_absolute():
+        return log
+    beside = Path(log_path).parent / log.rules
+    return log.model_copy(update={"rules": str(beside)}) if beside.is_file() else log
+
+
 def parse_formats(spec: str) -> list[str]:
     formats = [part.strip().lower() for part in spec.split(",") if part.strip()]
     unknown = [name for name in formats if name not in FILE_NAMES]
@@ -85,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     log = load_log(args.log)
     if args.rules is not None:
         log = log.model_copy(update={"rules": args.rules})
+    else:
+        log = resolve_rules_path(log, args.log)
     report = score(log, str(args.log))
     texts = render(report, formats)
     out_dir = args.out if args.out is not None else Path("out") / args.log.stem
