@@ -1,0 +1,353 @@
+"""One frame of the scene: the warped board, the pieces, the hands, the lamp and the sensor.
+
+`FrameRenderer` keeps everything that only changes with the camera (the warped and lit
+board, the lamp's gain per pixel, sprites at the right scale) and composites the moving
+things on a copy for every frame, in small regions of interest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration import geometry as g
+from samples.render import hands as hand_art
+from samples.render.board import BoardTexture
+from samples.render.camera import CameraPose
+from samples.render.pieces import (
+    HELD_HEIGHT_MM,
+    PIECE_THICKNESS_MM,
+    SHADOW_STRENGTH,
+    PieceLook,
+    make_shadow,
+    make_sprite,
+    piece_radius,
+    sprite_affine,
+)
+from samples.render.styles import (
+    BoardLook,
+    LampLook,
+    SensorLook,
+    Style,
+    sample_board,
+    sample_lamp,
+    sample_sensor,
+)
+from samples.render.texture import smooth_noise
+from samples.timeline import HandPose, ObjectState
+
+CLASSES = ("white", "black", "queen", "striker")
+FLOORS: tuple[tuple[int, int, int], ...] = (
+    (60, 70, 85),
+    (40, 45, 50),
+    (90, 110, 130),
+    (70, 60, 60),
+    (30, 50, 80),
+)
+NOISE_POOL = 6
+BLUR_MIN_PX = 0.75  # below this much travel in a frame a piece is drawn once, sharp
+HAND_SHADOW_STRENGTH = 0.45
+# A grid of points over the unit disc: a piece's visible fraction is the share of them seen.
+_STEP = 1.0 / 6.0
+_g = np.arange(-1.0, 1.0 + 1e-9, _STEP)
+_xx, _yy = np.meshgrid(_g, _g)
+DISC_POINTS = np.stack([_xx.ravel(), _yy.ravel()], 1)[(_xx.ravel() ** 2 + _yy.ravel() ** 2) <= 1.0]
+
+
+@dataclass(frozen=True)
+class SceneLook:
+    style: str
+    board: BoardLook
+    lamp: LampLook
+    sensor: SensorLook
+    pieces: PieceLook
+    floor_bgr: tuple[int, int, int]
+    skin_offset: int
+    sleeve_from: tuple[float, ...]  # per player skin index: where the sleeve starts
+    sleeve_bgr: tuple[tuple[int, int, int], ...]
+    seed: int
+
+
+def sample_scene(style: Style, rng: np.random.Generator) -> SceneLook:
+    return SceneLook(
+        style=style.name,
+        board=sample_board(style, rng),
+        lamp=sample_lamp(style, rng),
+        sensor=sample_sensor(style, rng),
+        pieces=PieceLook.sample(rng),
+        floor_bgr=FLOORS[int(rng.integers(len(FLOORS)))],
+        skin_offset=int(rng.integers(len(hand_art.SKIN_TONES))),
+        sleeve_from=tuple(float(v) for v in rng.choice([0.15, 0.4, 0.7, 1.0], 4)),
+        sleeve_bgr=tuple(hand_art.SLEEVES[int(i)] for i in rng.integers(len(hand_art.SLEEVES), size=4)),
+        seed=int(rng.integers(2**31)),
+    )
+
+
+@dataclass(frozen=True)
+class PieceDraw:
+    """One object to draw in a frame."""
+
+    index: int  # position in the caller's object list (for the visible fractions)
+    cls: str
+    positions_mm: np.ndarray  # (K, 2) over the frame's exposure (K = 1: no blur)
+    state: ObjectState
+    fall: float = 0.0  # 0..1: how far into the pocket a falling piece has gone
+
+
+def temperature_gains(kelvin: float) -> np.ndarray:
+    """BGR gains of a light of this colour temperature against a white balance at 5000 K."""
+    t = (kelvin - 5000.0) / 2500.0
+    return np.array([1.0 + 0.28 * t, 1.0 + 0.02 * t, 1.0 - 0.16 * t], np.float32).clip(0.5, 1.5)
+
+
+class FrameRenderer:
+    def __init__(self, look: SceneLook, texture: BoardTexture, pose: CameraPose) -> None:
+        self.look = look
+        self.texture = texture
+        self.rng = np.random.default_rng(look.seed)
+        self.lamp_xy = np.array(look.lamp.hotspot_xy) * g.HALF_SURFACE_MM
+        self.set_pose(pose)
+        sigma = look.sensor.noise_sigma
+        width, height = pose.image_size
+        self._noise = []
+        for _ in range(NOISE_POOL):
+            n = self.rng.normal(0.0, sigma, (height, width, 1)).astype(np.float32)
+            n = np.repeat(n, 3, axis=2) * 0.6 + self.rng.normal(0.0, sigma * 0.4, (height, width, 3)).astype(
+                np.float32
+            )
+            self._noise.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+
+    # ---- once per camera pose -------------------------------------------------------------
+    def set_pose(self, pose: CameraPose) -> None:
+        self.pose = pose
+        _width, _height = pose.image_size
+        grid = pose.board_grid()
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0]], float) * g.HALF_SURFACE_MM
+        _, jac = pose.jacobians(corners)
+        scales = np.sqrt(np.abs(np.linalg.det(jac)))
+        self.px_per_mm = float(scales[-1])
+        tex = self.texture
+        s = min(tex.px_per_mm, 1.5 * float(scales.max()))
+        image = tex.image
+        if s < tex.px_per_mm:
+            side = int(round(image.shape[0] * s / tex.px_per_mm))
+            image = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
+            s = side / (2 * tex.half_extent_mm)
+        e = tex.half_extent_mm
+        map_x = (grid[..., 0] + e) * s - 0.5
+        map_y = (e - grid[..., 1]) * s - 0.5
+        warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        outside = np.maximum(np.abs(grid[..., 0]), np.abs(grid[..., 1])) - e
+        floor = self._floor(grid, outside)
+        inside = (outside <= 0)[..., None]
+        combined = np.where(inside, warped.astype(np.float32), floor)
+        self.gain = self._gain(grid)
+        self.background = np.clip(combined * self.gain, 0, 255).astype(np.uint8)
+        sp = self.px_per_mm * 1.25
+        self.sprite_scale = sp
+        self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
+        self.shadows = {c: make_shadow(c, sp) for c in CLASSES}
+
+    @staticmethod
+    def _premultiplied(sprite: np.ndarray) -> np.ndarray:
+        out = sprite.copy()
+        out[..., :3] *= sprite[..., 3:4] / 255.0
+        out[..., 3] /= 255.0
+        return out
+
+    def _floor(self, grid: np.ndarray, outside_mm: np.ndarray) -> np.ndarray:
+        rng = np.random.default_rng(self.look.seed + 1)
+        h, w = outside_mm.shape
+        tone = 1.0 + 0.15 * smooth_noise(rng, (h, w), (6, 10)) + 0.04 * smooth_noise(rng, (h, w), (60, 100))
+        # The board's own shadow on the table around it.
+        shadow = 1.0 - 0.6 * np.exp(-np.clip(outside_mm, 0, None) / 25.0)
+        return np.array(self.look.floor_bgr, np.float32)[None, None, :] * (tone * shadow)[..., None]
+
+    def _gain(self, grid: np.ndarray) -> np.ndarray:
+        lamp = self.look.lamp
+        width, height = self.pose.image_size
+        d2 = ((grid[..., 0] - self.lamp_xy[0]) ** 2 + (grid[..., 1] - self.lamp_xy[1]) ** 2) / (
+            lamp.hotspot_radius * g.HALF_SURFACE_MM
+        ) ** 2
+        hotspot = 1.0 + lamp.hotspot_gain * np.exp(-d2) - lamp.hotspot_gain * 0.3
+        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+        r2 = ((xs - width / 2) ** 2 + (ys - height / 2) ** 2) / ((width / 2) ** 2 + (height / 2) ** 2)
+        vignette = 1.0 - lamp.vignette * r2
+        total = (lamp.exposure * hotspot * vignette).astype(np.float32)
+        return total[..., None] * temperature_gains(lamp.temperature_k)[None, None, :]
+
+    # ---- per frame ---------------------------------------------------------------------------
+    def render(
+        self, pieces: list[PieceDraw], hands: tuple[HandPose, ...], frame_index: int = 0
+    ) -> tuple[np.ndarray, dict[int, float]]:
+        frame = self.background.astype(np.float32)
+        order = sorted(
+            pieces,
+            key=lambda p: {ObjectState.FALLING: 0, ObjectState.ON_BOARD: 1, ObjectState.HELD: 2}.get(
+                p.state, 3
+            ),
+        )
+        for piece in order:
+            if piece.state in (ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD):
+                self._draw_piece(frame, piece)
+        occlusion = None
+        if hands:
+            occlusion = np.zeros(frame.shape[:2], np.uint8)
+            for hand in hands:
+                self._draw_hand(frame, hand, occlusion)
+        out = np.clip(frame, 0, 255).astype(np.uint8)
+        if self.look.sensor.defocus_sigma > 0.3:
+            out = cv2.GaussianBlur(out, (0, 0), self.look.sensor.defocus_sigma)
+        pos, neg = self._noise[frame_index % NOISE_POOL]
+        out = cv2.subtract(cv2.add(out, pos), neg)
+        return out, self.visible_fractions(pieces, occlusion)
+
+    def visible_fractions(self, pieces: list[PieceDraw], occlusion: np.ndarray | None) -> dict[int, float]:
+        shown = [
+            p for p in pieces if p.state in (ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD)
+        ]
+        result = {p.index: 0.0 for p in pieces}
+        if not shown:
+            return result
+        width, height = self.pose.image_size
+        centres = np.stack([p.positions_mm.mean(0) for p in shown])
+        scales = np.array([self._scale(p) * piece_radius(p.cls) for p in shown])
+        pts = (centres[:, None, :] + scales[:, None, None] * DISC_POINTS[None]).reshape(-1, 2)
+        px = self.pose.project(pts)
+        seen = (px[:, 0] >= 0) & (px[:, 0] <= width - 1) & (px[:, 1] >= 0) & (px[:, 1] <= height - 1)
+        if occlusion is not None:
+            cols = np.clip(np.round(px[:, 0]).astype(int), 0, width - 1)
+            rows = np.clip(np.round(px[:, 1]).astype(int), 0, height - 1)
+            seen &= occlusion[rows, cols] < 128
+        frac = seen.reshape(len(shown), -1).mean(1)
+        for p, f in zip(shown, frac, strict=True):
+            area = self._scale(p) ** 2 if p.state == ObjectState.FALLING else 1.0
+            result[p.index] = float(f * area)
+        return result
+
+    @staticmethod
+    def _scale(piece: PieceDraw) -> float:
+        if piece.state == ObjectState.FALLING:
+            return 1.0 - 0.45 * piece.fall
+        if piece.state == ObjectState.HELD:
+            return 1.06
+        return 1.0
+
+    def _accumulate(
+        self, src: np.ndarray, affines: list[np.ndarray]
+    ) -> tuple[np.ndarray, tuple[int, int, int, int]] | None:
+        h, w = src.shape[:2]
+        corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], float)
+        pts = np.concatenate([corners @ a.T for a in affines])
+        width, height = self.pose.image_size
+        x0, y0 = np.floor(pts.min(0)).astype(int) - 1
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        total = None
+        for a in affines:
+            shifted = a.copy()
+            shifted[:, 2] -= (x0, y0)
+            patch = cv2.warpAffine(
+                src,
+                shifted,
+                (int(x1 - x0), int(y1 - y0)),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=0,
+            )
+            total = patch if total is None else total + patch
+        return total / len(affines), (int(x0), int(y0), int(x1), int(y1))
+
+    def _draw_piece(self, frame: np.ndarray, piece: PieceDraw) -> None:
+        positions = np.asarray(piece.positions_mm, float).reshape(-1, 2)
+        px, jac = self.pose.jacobians(positions)
+        if len(positions) > 1 and float(np.linalg.norm(px.max(0) - px.min(0))) < BLUR_MIN_PX:
+            positions = positions.mean(0, keepdims=True)
+            px, jac = self.pose.jacobians(positions)
+        scale = self._scale(piece)
+        sp = self.sprite_scale
+        if piece.state != ObjectState.FALLING:
+            height = HELD_HEIGHT_MM if piece.state == ObjectState.HELD else PIECE_THICKNESS_MM
+            away = positions - self.lamp_xy
+            offset = away * height / (self.look.lamp.height_mm - height)
+            spx, sjac = self.pose.jacobians(positions + offset)
+            shadow = self.shadows[piece.cls]
+            affines = [
+                sprite_affine(sjac[k], spx[k], shadow.shape[0], sp, scale) for k in range(len(positions))
+            ]
+            got = self._accumulate(shadow, affines)
+            if got is not None:
+                alpha, (x0, y0, x1, y1) = got
+                frame[y0:y1, x0:x1] *= (1.0 - SHADOW_STRENGTH * alpha)[..., None]
+        sprite = self.sprites[piece.cls]
+        affines = [sprite_affine(jac[k], px[k], sprite.shape[0], sp, scale) for k in range(len(positions))]
+        got = self._accumulate(sprite, affines)
+        if got is None:
+            return
+        patch, (x0, y0, x1, y1) = got
+        darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
+        roi = frame[y0:y1, x0:x1]
+        alpha = patch[..., 3:4]
+        roi[:] = roi * (1.0 - alpha) + patch[..., :3] * darken * self.gain[y0:y1, x0:x1]
+
+    def _draw_hand(self, frame: np.ndarray, hand: HandPose, occlusion: np.ndarray) -> None:
+        look = self.look
+        player = hand.skin % len(look.sleeve_from)
+        shape = hand_art.hand_shape(hand, look.sleeve_from[player])
+        skin_px = [self.pose.project(p) for p in shape.skin]
+        sleeve_px = [self.pose.project(p) for p in shape.sleeve]
+        every = np.concatenate(skin_px + sleeve_px)
+        width, height = self.pose.image_size
+        centre = hand_art.centroid(hand)
+        away = centre - self.lamp_xy
+        reach = hand_art.HAND_HEIGHT_MM / (look.lamp.height_mm - hand_art.HAND_HEIGHT_MM)
+        offset_mm = away * reach + away / max(float(np.linalg.norm(away)), 1.0) * 12.0
+        _c_px, jac = self.pose.jacobians(centre[None])
+        shift = jac[0] @ offset_mm
+        blur = max(2.0, 10.0 * self.px_per_mm)
+        pad = int(np.ceil(np.abs(shift).max() + 3 * blur)) + 2
+        x0 = max(int(np.floor(every[:, 0].min())) - pad, 0)
+        y0 = max(int(np.floor(every[:, 1].min())) - pad, 0)
+        x1 = min(int(np.ceil(every[:, 0].max())) + pad, width)
+        y1 = min(int(np.ceil(every[:, 1].max())) + pad, height)
+        if x1 <= x0 or y1 <= y0:
+            return
+        roi_box = (x0, y0, x1, y1)
+        skin = hand_art.rasterise(skin_px, roi_box)
+        sleeve = hand_art.rasterise(sleeve_px, roi_box) if sleeve_px else np.zeros_like(skin)
+        whole = np.maximum(skin, sleeve)
+        roi = frame[y0:y1, x0:x1]
+        # Shadow: the silhouette shifted away from the lamp and blurred (at quarter size: cheap).
+        small = (
+            cv2.resize(whole, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+        )
+        m = np.float32([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]])
+        small = cv2.warpAffine(small, m, (small.shape[1], small.shape[0]))
+        small = cv2.GaussianBlur(small, (0, 0), blur / 4)
+        shadow = cv2.resize(small, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+        roi *= (1.0 - HAND_SHADOW_STRENGTH * shadow)[..., None]
+        # Rounded look: darker towards the silhouette's edges.
+        dist = cv2.distanceTransform((whole > 127).astype(np.uint8), cv2.DIST_L2, 3)
+        rounding = 0.68 + 0.32 * np.clip(dist / max(1.0, 18.0 * self.px_per_mm), 0, 1)
+        tone = np.array(
+            hand_art.SKIN_TONES[(hand.skin + look.skin_offset) % len(hand_art.SKIN_TONES)], np.float32
+        )
+        cloth = np.array(look.sleeve_bgr[player], np.float32)
+        sleeve_a = (sleeve.astype(np.float32) / 255.0)[..., None]
+        colour = (tone * (1 - sleeve_a) + cloth * sleeve_a) * rounding[..., None] * self.gain[y0:y1, x0:x1]
+        a = (whole.astype(np.float32) / 255.0)[..., None]
+        roi[:] = roi * (1 - a) + colour * a
+        np.maximum(occlusion[y0:y1, x0:x1], whole, out=occlusion[y0:y1, x0:x1])
+
+
+def hand_angle_from_seat(seat: str, tip_mm: np.ndarray) -> float:
+    """Arm direction for a hand coming in over `seat`'s side towards `tip_mm`."""
+    normal = g.seat_normal(seat)  # type: ignore[arg-type]
+    elbow = normal * (g.HALF_SURFACE_MM + 250.0) + np.asarray(tip_mm) * 0.3
+    d = np.asarray(tip_mm) - elbow
+    return math.atan2(d[1], d[0])
