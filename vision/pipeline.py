@@ -1,0 +1,279 @@
+"""The online recorder: frames in, the match log out, one stroke at a time.
+
+    source -> calibrate the first good frame -> per frame: has the camera moved? (re-fit)
+           -> motion gate -> detector -> tracker -> stroke inference -> log (flushed per stroke)
+
+Memory stays flat however long the video: frames are handled one at a time and dropped; the
+only images kept are the board at rest before the current stroke (for the review) and the
+motion probe of the previous frame. Work is skipped while the board is at rest: a frame is
+detected when something in the picture changed (a cheap probe of every 8th pixel of the grey
+image against the previous frame), while a stroke is under way, and otherwise every
+`rest_detect_every`-th frame.
+
+A source that breaks mid-way stops the loop with its reason recorded; everything recorded up
+to the last good frame is kept (the log is already on disk).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TextIO
+
+import numpy as np
+
+from calibration.camera import Calibration
+from calibration.errors import CalibrationError, NoBoardFound
+from vision.detections import Detections
+from vision.events import MatchRecorder, StrokeRecord
+from vision.io import Frame, FrameSource
+
+
+class DetectorLike(Protocol):
+    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections: ...
+
+
+class TrackerLike(Protocol):
+    def update(self, detections: Detections, frame_index: int, time_s: float) -> Any: ...
+
+
+class MonitorLike(Protocol):
+    def check(self, gray: np.ndarray) -> bool: ...
+
+
+class ReviewSink(Protocol):
+    """Receives what the review needs: the board at rest before a stroke, and each stroke."""
+
+    def wants_rest_image(self, frame: Frame) -> bool: ...
+
+    def rest_image(self, frame: Frame, calibration: Calibration) -> None: ...
+
+    def stroke(
+        self, record: StrokeRecord, event_index: int, frame: Frame, calibration: Calibration
+    ) -> None: ...
+
+    def calibrated(self, frame_index: int, calibration: Calibration) -> None: ...
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    rest_detect_every: int = 5  # at rest, detect every Nth frame even if nothing changed
+    motion_stride: int = 8  # the motion probe reads every Nth pixel of the grey image
+    motion_level: int = 18  # grey-level change that counts as a changed probe pixel
+    motion_pixels: int = 6  # this many changed probe pixels: something moved
+    calibration_attempts: int = 12  # frames tried for the first calibration
+    calibration_spacing_s: float = 0.5  # time between those attempts
+    progress_every_s: float = 1.0
+
+
+@dataclass
+class RecordingStatus:
+    """What happened during a run (written to recording.json beside the log)."""
+
+    source: str
+    frames_read: int = 0
+    frames_detected: int = 0
+    strokes: int = 0
+    events: int = 0
+    last_frame: int | None = None
+    stopped_reason: str | None = None
+    recalibrations: list[int] = field(default_factory=list)
+    calibration_error_mm: float | None = None
+    elapsed_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "frames_read": self.frames_read,
+            "frames_detected": self.frames_detected,
+            "strokes": self.strokes,
+            "events": self.events,
+            "last_frame": self.last_frame,
+            "stopped_reason": self.stopped_reason,
+            "recalibrated_at_frames": self.recalibrations,
+            "calibration_error_mm": self.calibration_error_mm,
+            "elapsed_s": round(self.elapsed_s, 2),
+            "fps": round(self.frames_read / self.elapsed_s, 1) if self.elapsed_s > 0 else None,
+        }
+
+
+CalibrateFn = Callable[[np.ndarray], Any]  # image -> CalibrationResult (.calibration)
+MonitorFactory = Callable[[Calibration, np.ndarray], MonitorLike]
+
+
+def default_calibrate(image_bgr: np.ndarray) -> Any:
+    from calibration.calibrate import calibrate_image
+
+    return calibrate_image(image_bgr)
+
+
+def default_monitor(calibration: Calibration, image_bgr: np.ndarray) -> MonitorLike:
+    from calibration.monitor import BoardMonitor
+
+    return BoardMonitor(calibration, image_bgr)
+
+
+class Pipeline:
+    def __init__(
+        self,
+        recorder: MatchRecorder,
+        detector: DetectorLike,
+        tracker: TrackerLike,
+        calibrate: CalibrateFn = default_calibrate,
+        monitor_factory: MonitorFactory | None = default_monitor,
+        review: ReviewSink | None = None,
+        options: PipelineOptions | None = None,
+        progress: TextIO | None = None,
+    ) -> None:
+        self.recorder = recorder
+        self.detector = detector
+        self.tracker = tracker
+        self.calibrate = calibrate
+        self.monitor_factory = monitor_factory
+        self.review = review
+        self.options = options or PipelineOptions()
+        self.progress = progress
+        self.calibration: Calibration | None = None
+        self._monitor: MonitorLike | None = None
+        self._probe: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ calibration
+    def _try_calibrate(self, frame: Frame, status: RecordingStatus) -> bool:
+        result = self.calibrate(frame.bgr())
+        calibration = result.calibration if hasattr(result, "calibration") else result
+        self._use_calibration(frame, calibration)
+        error = getattr(result, "reprojection_error_mm", None)
+        status.calibration_error_mm = None if error is None else float(error)
+        return True
+
+    def _use_calibration(self, frame: Frame, calibration: Calibration) -> None:
+        self.calibration = calibration
+        if self.monitor_factory is not None:
+            self._monitor = self.monitor_factory(calibration, frame.bgr())
+        if self.review is not None:
+            self.review.calibrated(frame.index, calibration)
+
+    def _check_camera(self, frame: Frame, status: RecordingStatus) -> None:
+        """A bumped camera is re-fitted; the match goes on (positions are in board mm)."""
+        if self._monitor is None or not self._monitor.check(frame.gray()):
+            return
+        refit = getattr(self._monitor, "refit", None)
+        try:
+            result = refit(frame.bgr()) if refit is not None else self.calibrate(frame.bgr())
+        except CalibrationError:
+            return  # a hand over the markings: try again on a later frame
+        calibration = result.calibration if hasattr(result, "calibration") else result
+        self._use_calibration(frame, calibration)
+        status.recalibrations.append(frame.index)
+
+    # ------------------------------------------------------------------ motion gate
+    def _moved(self, frame: Frame) -> bool:
+        opts = self.options
+        probe = frame.gray()[:: opts.motion_stride, :: opts.motion_stride].astype(np.int16)
+        previous, self._probe = self._probe, probe
+        if previous is None or previous.shape != probe.shape:
+            return True
+        changed = np.count_nonzero(np.abs(probe - previous) > opts.motion_level)
+        return changed >= opts.motion_pixels
+
+    # ------------------------------------------------------------------ the loop
+    def run(self, source: FrameSource) -> RecordingStatus:
+        opts = self.options
+        status = RecordingStatus(source=source.name)
+        started = time.perf_counter()
+        last_report = started
+        next_attempt_s = 0.0
+        attempts = 0
+        last_detected = -(10**9)
+        last_reason = ""
+        frame: Frame | None = None
+        for frame in source:
+            status.frames_read += 1
+            status.last_frame = frame.index
+            if self.calibration is None:
+                if frame.time_s + 1e-9 < next_attempt_s:
+                    continue
+                attempts += 1
+                try:
+                    self._try_calibrate(frame, status)
+                except CalibrationError as exc:
+                    last_reason = str(exc)
+                    if attempts >= opts.calibration_attempts:
+                        break
+                    next_attempt_s = frame.time_s + opts.calibration_spacing_s
+                    continue
+            else:
+                self._check_camera(frame, status)
+            moved = self._moved(frame)
+            busy = not self.recorder.at_rest
+            if not (moved or busy or frame.index - last_detected >= opts.rest_detect_every):
+                continue
+            last_detected = frame.index
+            status.frames_detected += 1
+            calibration = self.calibration
+            if calibration is None:  # the first calibration failed on this frame
+                continue
+            detections = self.detector.detect(frame.bgr(), calibration)
+            tracks = self.tracker.update(detections, frame.index, frame.time_s)
+            first_new = len(self.recorder.strokes)
+            events = self.recorder.update(tracks)
+            self._after_events(frame, events, first_new, status)
+            if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
+                self.review.rest_image(frame, calibration)
+            now = time.perf_counter()
+            if now - last_report >= opts.progress_every_s:
+                last_report = now
+                self._report_progress(source, status, now - started)
+        if self.calibration is None:
+            where = f"{source.name}: " if source.name else ""
+            seen = f" in {attempts} frame{'s' if attempts != 1 else ''}" if attempts else ""
+            reason = f" ({last_reason})" if last_reason else ""
+            raise NoBoardFound(f"{where}no carrom board found{seen}{reason}")
+        if frame is not None:
+            first_new = len(self.recorder.strokes)
+            events = self.recorder.finish(frame.index, frame.time_s)
+            self._after_events(frame, events, first_new, status)
+        status.stopped_reason = getattr(source, "stopped_reason", None)
+        status.elapsed_s = time.perf_counter() - started
+        self._report_progress(source, status, status.elapsed_s, final=True)
+        return status
+
+    def _after_events(
+        self, frame: Frame, events: list[dict[str, Any]], first_new: int, status: RecordingStatus
+    ) -> None:
+        if not events:
+            return
+        status.events += len(events)
+        total = len(self.recorder.writer.events)
+        stroke_indices = [total - len(events) + i for i, e in enumerate(events) if e["type"] == "stroke"]
+        new_records = self.recorder.strokes[first_new:]
+        status.strokes += len(new_records)
+        if self.review is not None and self.calibration is not None:
+            for record, index in zip(new_records, stroke_indices, strict=False):
+                self.review.stroke(record, index, frame, self.calibration)
+
+    def _report_progress(
+        self, source: FrameSource, status: RecordingStatus, elapsed: float, final: bool = False
+    ) -> None:
+        if self.progress is None:
+            return
+        fps = status.frames_read / elapsed if elapsed > 0 else 0.0
+        total = getattr(source, "frame_count", None)
+        parts = [f"frame {status.frames_read}" + (f"/{total}" if total else "")]
+        if total and not final:
+            done = status.frames_read / total
+            bar = "#" * int(done * 20)
+            parts.insert(0, f"[{bar:<20}] {done:4.0%}")
+            left = (total - status.frames_read) / fps if fps > 0 else float("nan")
+            parts.append(f"{left:.0f} s left")
+        parts.append(f"{fps:.1f} fps")
+        parts.append(f"{status.strokes} strokes")
+        end = "\n" if final else "\r"
+        self.progress.write("carrom score: " + ", ".join(parts) + end)
+        self.progress.flush()
+
+
+def stderr_progress() -> TextIO:
+    return sys.stderr
