@@ -152,15 +152,23 @@ def _corners(half: float) -> np.ndarray:
     return np.array([[-half, -half], [half, -half], [half, half], [-half, half]], float)
 
 
+def _side_px(quad_px: np.ndarray) -> float:
+    """The side of the square with the projected quadrilateral's area (shoelace formula)."""
+    x, y = quad_px[:, 0], quad_px[:, 1]
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    return math.sqrt(area)
+
+
 def fit_pose(params: CameraParams, fill: float, offset: tuple[float, float]) -> CameraPose:
-    """Move the camera so the board (with its frame) spans `fill` of the frame height and
+    """Move the camera so the board (with its frame) is `fill` of the frame height across
+    (the side of a square of the same area in the picture, whatever the rotation) and
     its centre sits `offset` (fractions of the free room, -1..1) from the frame centre."""
     width, height = params.image_size
     outer = _corners(g.HALF_SURFACE_MM + g.FRAME_BREADTH_MM)
     pose = build_pose(params)
     for _ in range(6):
         pts = pose.project(outer)
-        span = pts[:, 1].max() - pts[:, 1].min()
+        span = _side_px(pts)
         params = replace(params, distance_mm=params.distance_mm * span / (fill * height))
         pose = build_pose(params)
         pts = pose.project(outer)
@@ -194,6 +202,13 @@ def surface_inside(pose: CameraPose, margin_px: float = SURFACE_MARGIN_PX) -> bo
     )
 
 
+def _roll_deg(rng: np.random.Generator) -> float:
+    """Any rotation, but half the time near a seat's view (cameras are usually squared up)."""
+    if rng.random() < 0.5:
+        return float(rng.choice([0.0, 90.0, 180.0, 270.0]) + rng.normal(0.0, 4.0))
+    return float(rng.uniform(0.0, 360.0))
+
+
 def sample_pose(
     style: Style,
     rng: np.random.Generator,
@@ -209,7 +224,7 @@ def sample_pose(
     params = CameraParams(
         image_size=image_size,
         fov_deg=float(rng.uniform(*FIELD_OF_VIEW_DEG)),
-        roll=math.radians(float(rng.uniform(0.0, 360.0)) if roll_deg is None else roll_deg),
+        roll=math.radians(_roll_deg(rng) if roll_deg is None else roll_deg),
         tilt=math.radians(float(rng.uniform(*style.tilt_deg)) if tilt_deg is None else tilt_deg),
         tilt_azimuth=float(rng.uniform(0.0, 2 * math.pi)),
         target_mm=(0.0, 0.0),

@@ -183,7 +183,7 @@ class FrameRenderer:
     def render(
         self, pieces: list[PieceDraw], hands: tuple[HandPose, ...], frame_index: int = 0
     ) -> tuple[np.ndarray, dict[int, float]]:
-        frame = self.background.astype(np.float32)
+        frame = self.background.copy()
         order = sorted(
             pieces,
             key=lambda p: {ObjectState.FALLING: 0, ObjectState.ON_BOARD: 1, ObjectState.HELD: 2}.get(
@@ -198,7 +198,7 @@ class FrameRenderer:
             occlusion = np.zeros(frame.shape[:2], np.uint8)
             for hand in hands:
                 self._draw_hand(frame, hand, occlusion)
-        out = np.clip(frame, 0, 255).astype(np.uint8)
+        out = frame
         if self.look.sensor.defocus_sigma > 0.3:
             out = cv2.GaussianBlur(out, (0, 0), self.look.sensor.defocus_sigma)
         pos, neg = self._noise[frame_index % NOISE_POOL]
@@ -283,7 +283,8 @@ class FrameRenderer:
             got = self._accumulate(shadow, affines)
             if got is not None:
                 alpha, (x0, y0, x1, y1) = got
-                frame[y0:y1, x0:x1] *= (1.0 - SHADOW_STRENGTH * alpha)[..., None]
+                shaded = frame[y0:y1, x0:x1] * (1.0 - SHADOW_STRENGTH * alpha)[..., None]
+                frame[y0:y1, x0:x1] = shaded.astype(np.uint8)
         sprite = self.sprites[piece.cls]
         affines = [sprite_affine(jac[k], px[k], sprite.shape[0], sp, scale) for k in range(len(positions))]
         got = self._accumulate(sprite, affines)
@@ -291,9 +292,10 @@ class FrameRenderer:
             return
         patch, (x0, y0, x1, y1) = got
         darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
-        roi = frame[y0:y1, x0:x1]
+        roi = frame[y0:y1, x0:x1].astype(np.float32)
         alpha = patch[..., 3:4]
-        roi[:] = roi * (1.0 - alpha) + patch[..., :3] * darken * self.gain[y0:y1, x0:x1]
+        roi = roi * (1.0 - alpha) + patch[..., :3] * darken * self.gain[y0:y1, x0:x1]
+        frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
     def _draw_hand(self, frame: np.ndarray, hand: HandPose, occlusion: np.ndarray) -> None:
         look = self.look
@@ -321,7 +323,7 @@ class FrameRenderer:
         skin = hand_art.rasterise(skin_px, roi_box)
         sleeve = hand_art.rasterise(sleeve_px, roi_box) if sleeve_px else np.zeros_like(skin)
         whole = np.maximum(skin, sleeve)
-        roi = frame[y0:y1, x0:x1]
+        roi = frame[y0:y1, x0:x1].astype(np.float32)
         # Shadow: the silhouette shifted away from the lamp and blurred (at quarter size: cheap).
         small = (
             cv2.resize(whole, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
@@ -341,7 +343,8 @@ class FrameRenderer:
         sleeve_a = (sleeve.astype(np.float32) / 255.0)[..., None]
         colour = (tone * (1 - sleeve_a) + cloth * sleeve_a) * rounding[..., None] * self.gain[y0:y1, x0:x1]
         a = (whole.astype(np.float32) / 255.0)[..., None]
-        roi[:] = roi * (1 - a) + colour * a
+        roi = roi * (1 - a) + colour * a
+        frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
         np.maximum(occlusion[y0:y1, x0:x1], whole, out=occlusion[y0:y1, x0:x1])
 
 

@@ -171,6 +171,11 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
         "image_size": [int(size[0]), int(size[1])],
         "camera": pose.to_dict(),
         "board": board_truth(look.board),
+        "sensor": {
+            "noise_sigma": round(look.sensor.noise_sigma, 3),
+            "defocus_sigma": round(look.sensor.defocus_sigma, 3),
+            "jpeg_quality": look.sensor.jpeg_quality,
+        },
         "objects": objects_truth(layout, visible),
         "hands": [hand_truth(h) for h in layout.hands],
     }
