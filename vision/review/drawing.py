@@ -70,8 +70,10 @@ class TopDownCanvas:
 
 
 def put_text(image: np.ndarray, words: str, origin: tuple[int, int], scale: float = 0.45) -> None:
-    """Text with a dark outline, readable on light and dark backgrounds."""
-    cv2.putText(image, words, origin, FONT, scale, (0, 0, 0), 3, cv2.LINE_AA)
+    """White text on a dark box, readable on light and dark backgrounds."""
+    (width, height), baseline = cv2.getTextSize(words, FONT, scale, 1)
+    x, y = origin
+    cv2.rectangle(image, (x - 2, y - height - 3), (x + width + 2, y + baseline), (0, 0, 0), -1)
     cv2.putText(image, words, origin, FONT, scale, (255, 255, 255), 1, cv2.LINE_AA)
 
 

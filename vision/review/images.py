@@ -98,9 +98,11 @@ class ReviewWriter:
 
 def law_130_line(position: dict[str, Any]) -> str:
     verdict = "legal" if position["legal"] else "NOT legal"
+    cover = position["base_circle_cover_mm"]
+    circle = "not in a base circle" if cover is None else f"base circle covered by {cover} mm"
     return (
         f"law 130: {verdict}; outer line {position['outer_line_overlap_mm']} mm, "
-        f"inner line {position['inner_line_overlap_mm']} mm, base circle {position['base_circle_cover_mm']}, "
+        f"inner line {position['inner_line_overlap_mm']} mm, {circle}, "
         f"arrow clearance {position['arrow_clearance_mm']} mm"
     )
 

@@ -1,0 +1,161 @@
+"""End-to-end throughput of `carrom score` against plain decoding, and memory over a long video.
+
+    python -m vision.bench [--video FILE] [--loops N]
+
+Measured in one run on the same file: decode-only throughput (PyAV, frames not converted;
+and OpenCV's VideoCapture, which also converts to BGR: the faster is the reference), then the
+whole pipeline (calibration, camera monitor, motion gate, detector, tracker, stroke
+inference, log writing; review images off). The ratio is pipeline fps / decode fps.
+
+Memory: the pipeline is run over the file looped `--loops` times (one continuous source),
+the resident set size sampled as it goes; its growth per minute of video is fitted and
+extrapolated to one hour. With no --video, a 1080p30 H.264 match is rendered first with
+`carrom synth` (one board).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from vision.io import Frame, VideoFileSource
+
+
+def rss_mb() -> float:
+    """Current resident set size (Linux /proc), in MB."""
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * resource.getpagesize() / 2**20
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def decode_fps_pyav(path: Path) -> tuple[float, int]:
+    source = VideoFileSource(path)
+    start = time.perf_counter()
+    n = 0
+    for _ in source:
+        n += 1
+    source.close()
+    return n / (time.perf_counter() - start), n
+
+
+def decode_fps_opencv(path: Path) -> float:
+    import cv2
+
+    capture = cv2.VideoCapture(str(path))
+    start = time.perf_counter()
+    n = 0
+    while True:
+        ok, _ = capture.read()
+        if not ok:
+            break
+        n += 1
+    capture.release()
+    return n / (time.perf_counter() - start)
+
+
+class LoopedSource:
+    """One file played `loops` times as a single continuous source (for the memory test)."""
+
+    def __init__(self, path: Path, loops: int) -> None:
+        first = VideoFileSource(path)
+        self.path, self.loops = path, loops
+        self.name = f"{path} x{loops}"
+        self.fps, self.size = first.fps, first.size
+        self.frame_count = (first.frame_count or 0) * loops or None
+        self.stopped_reason: str | None = None
+        first.close()
+        self.samples: list[tuple[float, float]] = []  # (video seconds, RSS MB)
+
+    def __iter__(self) -> Iterator[Frame]:
+        offset = 0
+        for _ in range(self.loops):
+            source = VideoFileSource(self.path)
+            last = -1
+            for frame in source:
+                frame.index += offset
+                frame.time_s = frame.index / self.fps
+                last = frame.index
+                if frame.index % 150 == 0:
+                    self.samples.append((frame.time_s, rss_mb()))
+                yield frame
+            source.close()
+            offset = last + 1
+
+    def close(self) -> None:
+        pass
+
+
+def run_pipeline(source: object) -> tuple[float, int, int]:
+    from vision.commands.score import make_detector
+    from vision.events import MatchRecorder, SeatAssigner
+    from vision.pipeline import Pipeline
+    from vision.track import Tracker
+
+    pipeline = Pipeline(MatchRecorder(SeatAssigner()), make_detector("auto"), Tracker())
+    start = time.perf_counter()
+    status = pipeline.run(source)  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - start
+    return status.frames_read / elapsed, status.frames_detected, status.strokes
+
+
+def make_video(directory: Path, seed: int) -> Path:
+    from vision.cli import main
+
+    code = main(
+        ["synth", "--seed", str(seed), "--boards", "1", "--size", "1920x1080", "--out", str(directory)]
+    )
+    if code != 0:
+        sys.exit(f"vision.bench: carrom synth failed ({code})")
+    return directory / "match.mp4"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--video", type=Path, default=None, help="a 1080p30 H.264 file (default: render one)")
+    parser.add_argument("--loops", type=int, default=3, help="plays of the file for the memory test")
+    parser.add_argument("--seed", type=int, default=9001, help="seed of the rendered video")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        video = args.video or make_video(Path(tmp), args.seed)
+        first = VideoFileSource(video)
+        size = f"{first.size[0]}x{first.size[1]}"
+        print(f"video: {video} {size} @ {first.fps:.2f} fps, {first.frame_count} frames")
+        first.close()
+        pyav_fps, frames = decode_fps_pyav(video)
+        opencv_fps = decode_fps_opencv(video)
+        decode = max(pyav_fps, opencv_fps)
+        e2e_fps, detected, strokes = run_pipeline(VideoFileSource(video))
+        print(f"decode only: PyAV {pyav_fps:.1f} fps, OpenCV {opencv_fps:.1f} fps (reference {decode:.1f})")
+        print(
+            f"pipeline:    {e2e_fps:.1f} fps ({detected}/{frames} frames detected, {strokes} strokes) "
+            f"= {e2e_fps / decode:.0%} of decode"
+        )
+        looped = LoopedSource(video, args.loops)
+        run_pipeline(looped)
+        samples = np.array(looped.samples)
+        if len(samples) >= 4:
+            half = samples[len(samples) // 2 :]  # after warm-up: models, maps, first calibration
+            slope = float(np.polyfit(half[:, 0], half[:, 1], 1)[0]) if len(half) >= 2 else 0.0
+            hour = float(samples[-1, 1]) + max(0.0, slope) * (3600.0 - float(samples[-1, 0]))
+            print(
+                f"memory:      RSS {samples[0, 1]:.0f} -> {samples[-1, 1]:.0f} MB "
+                f"over {samples[-1, 0]:.0f} s "
+                f"of video; growth {slope * 60:.2f} MB/min; one hour extrapolated {hour:.0f} MB; "
+                f"peak RSS {peak_rss_mb():.0f} MB"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
