@@ -1,0 +1,172 @@
+"""Physics of the simulated board: conservation laws, contacts, pockets, jumps, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.geometry import (
+    BASE_LINE_MID_MM,
+    HALF_SURFACE_MM,
+    POCKET_RADIUS_MM,
+    POCKETS,
+    pocket_centre,
+    seat_to_board,
+)
+from samples.physics import Layout, PhysicsParams, simulate_stroke, standard_pieces
+from samples.players import break_layout, empty_layout
+from samples.timeline import ObjectState
+
+PIECES = standard_pieces()
+S = PIECES.striker
+RATE = 120.0
+
+
+def _layout(positions: dict[int, tuple[float, float]]) -> Layout:
+    layout = empty_layout(PIECES)
+    for piece, xy in positions.items():
+        layout = layout.with_piece(piece, np.array(xy), int(ObjectState.ON_BOARD))
+    return layout
+
+
+def _velocities(moving: dict[int, tuple[float, float]]) -> np.ndarray:
+    v = np.zeros((PIECES.count, 2))
+    for piece, vel in moving.items():
+        v[piece] = vel
+    return v
+
+
+def _break_stroke(seed: int, speed: float, along: float, angle: float):
+    layout = break_layout(PIECES, "S")
+    layout = layout.with_piece(S, seat_to_board("S", along, BASE_LINE_MID_MM), int(ObjectState.ON_BOARD))
+    velocity = _velocities({S: (speed * np.sin(angle), speed * np.cos(angle))})
+    return simulate_stroke(PIECES, layout, velocity, sample_rate=RATE, rng=np.random.default_rng(seed))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    offset=st.floats(-50.0, 50.0),
+    speed=st.floats(600.0, 3000.0),
+    coin_class=st.sampled_from(["white", "black", "queen"]),
+)
+def test_momentum_is_conserved_in_a_collision(offset: float, speed: float, coin_class: str) -> None:
+    coin = PIECES.of_class(coin_class)[0]
+    frictionless = PhysicsParams(friction=0.0, max_stroke_s=0.12, jump_speed_m_s=100.0)
+    # Far from the cushions: within 0.12 s the pieces meet only each other.
+    layout = _layout({S: (offset, -340.0), coin: (0.0, -260.0)})
+    result = simulate_stroke(
+        PIECES,
+        layout,
+        _velocities({S: (0.0, speed)}),
+        sample_rate=RATE,
+        rng=np.random.default_rng(0),
+        params=frictionless,
+    )
+    mass = PIECES.mass_g[:, None]
+    before = (mass * result.vel_mm_s[0]).sum(axis=0)
+    after = (mass * result.vel_mm_s[-1]).sum(axis=0)
+    assert np.allclose(before, after, rtol=1e-4, atol=1e-2)
+    hit = abs(offset) < PIECES.radius_mm[S] + PIECES.radius_mm[coin]
+    assert (result.first_contact == coin) == hit
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_pieces_overlap_after_any_step_and_energy_never_grows(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    result = _break_stroke(seed, rng.uniform(3000.0, 7000.0), rng.uniform(-60.0, 60.0), rng.normal(0.0, 0.05))
+    on = result.state == ObjectState.ON_BOARD
+    xy = result.xy_mm.astype(float)
+    reach = PIECES.radius_mm[:, None] + PIECES.radius_mm[None, :]
+    for t in range(result.num_samples):
+        idx = np.flatnonzero(on[t])
+        points = xy[t, idx]
+        gaps = np.linalg.norm(points[:, None] - points[None, :], axis=-1) - reach[np.ix_(idx, idx)]
+        np.fill_diagonal(gaps, np.inf)
+        assert gaps.min() > -1e-3, f"overlap of {gaps.min():.4f} mm at sample {t}"
+        assert np.all(np.abs(xy[t, idx]) <= HALF_SURFACE_MM - PIECES.radius_mm[idx, None] + 1e-3)
+    speed2 = (result.vel_mm_s.astype(float) ** 2).sum(axis=-1)
+    energy = (0.5 * PIECES.mass_g[None, :] * speed2 * on).sum(axis=1)
+    assert energy[0] > 0.0
+    assert np.all(np.diff(energy) <= energy[:-1] * 1e-5 + 1e-6)
+    assert energy[-1] == 0.0  # the stroke runs until everything is at rest
+
+
+def _towards(pocket: str, start_distance: float, speed: float):
+    centre = pocket_centre(pocket)
+    direction = centre / np.linalg.norm(centre)
+    start = centre - direction * start_distance
+    coin = PIECES.of_class("white")[0]
+    layout = _layout({coin: tuple(start)})
+    return coin, layout, _velocities({coin: tuple(direction * speed)})
+
+
+@pytest.mark.parametrize("pocket", POCKETS)
+def test_a_slow_coin_falls_into_the_pocket_it_reaches(pocket: str) -> None:
+    coin, layout, velocity = _towards(pocket, 150.0, 1200.0)
+    result = simulate_stroke(PIECES, layout, velocity, sample_rate=RATE, rng=np.random.default_rng(0))
+    assert [(e.piece, POCKETS[e.pocket]) for e in result.pocketed] == [(coin, pocket)]
+    event = result.pocketed[0]
+    assert result.state[event.sample, coin] == ObjectState.IN_POCKET
+    assert result.state[event.sample - 1, coin] == ObjectState.FALLING
+    assert np.all(np.isnan(result.xy_mm[event.sample :, coin]))
+    assert result.final.state[coin] == ObjectState.IN_POCKET
+    assert POCKETS[result.final.pocket_of[coin]] == pocket
+
+
+def test_a_fast_coin_rattles_out_of_the_pocket() -> None:
+    coin, layout, velocity = _towards("NE", 150.0, 6000.0)
+    params = PhysicsParams(max_stroke_s=0.15, jump_speed_m_s=100.0)
+    result = simulate_stroke(
+        PIECES, layout, velocity, sample_rate=RATE, rng=np.random.default_rng(0), params=params
+    )
+    distance = np.linalg.norm(result.xy_mm[:, coin] - pocket_centre("NE"), axis=1)
+    assert distance.min() < POCKET_RADIUS_MM  # its centre was over the hole ...
+    assert result.pocketed == ()  # ... but it came back out
+    assert result.state[-1, coin] == ObjectState.ON_BOARD
+    assert distance[-1] > POCKET_RADIUS_MM
+
+
+def test_a_coin_left_over_a_hole_falls() -> None:
+    coin = PIECES.of_class("black")[0]
+    over = pocket_centre("SW") * 0.995
+    result = simulate_stroke(
+        PIECES, _layout({coin: tuple(over)}), _velocities({}), sample_rate=RATE, rng=np.random.default_rng(0)
+    )
+    assert [(e.piece, POCKETS[e.pocket]) for e in result.pocketed] == [(coin, "SW")]
+
+
+def test_hard_hits_can_send_a_coin_overboard() -> None:
+    always = PhysicsParams(jump_speed_m_s=2.0, jump_probability_per_m_s=10.0, jump_probability_max=1.0)
+    coin = PIECES.of_class("white")[0]
+    layout = _layout({S: (0.0, -150.0), coin: (0.0, 0.0)})
+    result = simulate_stroke(
+        PIECES,
+        layout,
+        _velocities({S: (0.0, 4000.0)}),
+        sample_rate=RATE,
+        rng=np.random.default_rng(0),
+        params=always,
+    )
+    assert [e.piece for e in result.overboard] == [coin]
+    sample = result.overboard[0].sample
+    assert result.state[sample, coin] == ObjectState.OFF_BOARD
+    assert np.all(np.isnan(result.xy_mm[sample:, coin]))
+    gentle = simulate_stroke(
+        PIECES,
+        layout,
+        _velocities({S: (0.0, 1500.0)}),
+        sample_rate=RATE,
+        rng=np.random.default_rng(0),
+        params=always,
+    )
+    assert gentle.overboard == ()
+
+
+def test_the_same_seed_gives_the_same_stroke_and_another_may_differ() -> None:
+    a = _break_stroke(7, 6500.0, 10.0, 0.01)
+    b = _break_stroke(7, 6500.0, 10.0, 0.01)
+    assert np.array_equal(a.xy_mm, b.xy_mm, equal_nan=True)
+    assert np.array_equal(a.state, b.state)
+    assert a.pocketed == b.pocketed and a.overboard == b.overboard
