@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM
+from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM, pocket_centres
 from samples.timeline import HandPose, ObjectState, Timeline
 from vision.detections import CLASS_NAMES
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
@@ -31,6 +32,9 @@ FOREARM_LENGTH_MM = 450.0
 # Below this speed a piece is reported at rest (trackers smooth; 20 mm/s is under a pixel
 # per frame at usual scales).
 REST_SPEED_MM_S = 20.0
+# A piece with less than this share of its disc in view is not seen (a detector needs most
+# of a coin's rim).
+MIN_VISIBLE = 0.5
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,13 @@ def oracle_track_frames(
     noise: OracleNoise | None = None,
     seed: int = 0,
     frame_step: int = 1,
+    visible: np.ndarray | None = None,
 ) -> Iterator[TrackFrame]:
-    """One TrackFrame per video frame (every `frame_step`-th), at the end of its exposure."""
+    """One TrackFrame per video frame (every `frame_step`-th), at the end of its exposure.
+
+    `visible` (frames, objects), when given (a rendered video's truth), decides occlusion
+    instead of the forearm model: a piece less than `MIN_VISIBLE` visible is OCCLUDED.
+    """
     noise = noise or OracleNoise()
     rng = np.random.default_rng(seed)
     n = len(timeline.ids)
@@ -80,7 +89,9 @@ def oracle_track_frames(
         states = timeline.state[s]
         hands = timeline.hands[s] if s < len(timeline.hands) else ()
         covered = np.zeros(n, bool)
-        if noise.hand_occlusion and hands:
+        if visible is not None and noise.hand_occlusion:
+            covered = visible[frame] < MIN_VISIBLE
+        elif noise.hand_occlusion and hands:
             finite = np.where(np.isfinite(xy), xy, 1e6)
             for hand in hands:
                 covered |= hand_covers(hand, finite, radius)
@@ -153,3 +164,33 @@ def _frame(index: int, time_s: float, rows: list[_Row]) -> TrackFrame:
         np.array([r.pocket for r in rows]),
         np.ones(len(rows), np.float32),
     )
+
+
+def timeline_from_truth(truth: dict[str, Any]) -> tuple[Timeline, np.ndarray]:
+    """A rendered video's truth (carrom-synth-truth/1) back as a one-sample-per-frame timeline,
+    with the per-frame visible fractions. The pocket of a falling piece is the nearest one."""
+    from samples.render.truth import object_tracks
+
+    arrays = object_tracks(truth)
+    xy = arrays["xy_mm"].astype(np.float32)
+    state = arrays["state"].clip(0).astype(np.uint8)
+    ids = tuple(o["id"] for o in truth["objects"])
+    classes = tuple(o["class"] for o in truth["objects"])
+    radius = np.array([float(o["radius_mm"]) for o in truth["objects"]])
+    gone = np.isin(state, [int(ObjectState.FALLING), int(ObjectState.IN_POCKET)])
+    pocket_of = np.full(state.shape, -1, np.int8)
+    # Carry the last on-board position forward so a piece that vanished into a pocket gets the
+    # pocket it was at.
+    last = np.full((len(ids), 2), np.nan)
+    centres = pocket_centres()
+    for f in range(len(state)):
+        seen = np.isfinite(xy[f]).all(axis=1)
+        last[seen] = xy[f][seen]
+        for k in np.flatnonzero(gone[f]):
+            if np.isfinite(last[k]).all():
+                pocket_of[f, k] = int(np.argmin(np.linalg.norm(centres - last[k], axis=1)))
+    fps = float(truth["video"]["fps"])
+    timeline = Timeline(
+        fps, 1, ids, classes, xy, state, pocket_of, tuple(() for _ in range(len(state))), radius
+    )
+    return timeline, arrays["visible"]

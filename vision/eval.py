@@ -1,0 +1,369 @@
+"""Stroke inference and the whole recorder measured on generator videos with exact truth.
+
+    python -m vision.eval DIR... [--mode oracle|video|both] [--noise MM] [--json FILE]
+
+Each DIR is a `carrom synth` output (match.mp4, truth.json, match-log.json, report.json).
+Two ways to get the recorded log:
+
+- video: the full recorder (`carrom score`'s pipeline) over match.mp4;
+- oracle: stroke inference alone, fed tracks made from the video's per-frame truth
+  (samples.oracle_tracks: pieces less than half visible are occluded, optional noise).
+
+Figures (summed over all DIRs), against the truth match log and report:
+
+- strokes: share of boards whose recorded stroke count equals the truth's;
+- pocket events: precision and recall of (item, pocket) per matched stroke;
+- placements: recall of the carrommen put back (item) before each matched stroke;
+- board results: share of boards whose winner and points equal the truth report's.
+
+Strokes are matched to the truth by their strike frame (nearest within `MATCH_FRAMES`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MATCH_FRAMES = 20  # a recorded strike this close to the true one is the same stroke
+
+
+@dataclass
+class Tally:
+    boards: int = 0
+    boards_count_exact: int = 0
+    strokes_truth: int = 0
+    strokes_recorded: int = 0
+    strokes_matched: int = 0
+    pocket_tp: int = 0
+    pocket_fp: int = 0
+    pocket_fn: int = 0
+    placed_truth: int = 0
+    placed_found: int = 0
+    results_boards: int = 0
+    results_equal: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name, value in vars(other).items():
+            if isinstance(value, int):
+                setattr(self, name, getattr(self, name) + value)
+        self.errors.extend(other.errors)
+
+    def figures(self) -> dict[str, Any]:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "boards": self.boards,
+            "stroke_count_exact": ratio(self.boards_count_exact, self.boards),
+            "strokes": [self.strokes_recorded, self.strokes_truth],
+            "pocket_precision": ratio(self.pocket_tp, self.pocket_tp + self.pocket_fp),
+            "pocket_recall": ratio(self.pocket_tp, self.pocket_tp + self.pocket_fn),
+            "placement_recall": ratio(self.placed_found, self.placed_truth),
+            "board_results_equal": ratio(self.results_equal, self.results_boards),
+            "errors": len(self.errors),
+        }
+
+
+# ---------------------------------------------------------------------- reading logs
+def _strokes(log: dict[str, Any]) -> list[dict[str, Any]]:
+    """Strokes of a log with their event index, strike frame, pocket events and the
+    carrommen placed just before them."""
+    out: list[dict[str, Any]] = []
+    pending: list[str] = []
+    for index, event in enumerate(log["events"]):
+        if event["type"] == "placed":
+            pending.extend(event.get("items", []))
+        elif event["type"] == "stroke":
+            evidence = event.get("evidence") or {}
+            out.append(
+                {
+                    "index": index,
+                    "frame": _strike_frame(evidence),
+                    "pockets": Counter(_pocket_events(evidence, event)),
+                    "placed": Counter(pending),
+                }
+            )
+            pending = []
+    return out
+
+
+def _strike_frame(evidence: dict[str, Any]) -> int:
+    for key in ("frames", "frame_range"):
+        if key in evidence:
+            return int(evidence[key][0])
+    for key in ("first_frame", "start_frame", "strike_frame", "frame"):
+        if key in evidence:
+            return int(evidence[key])
+    raise KeyError("stroke evidence has no frame")
+
+
+def _pocket_events(evidence: dict[str, Any], event: dict[str, Any]) -> list[tuple[str, str | None]]:
+    events = evidence.get("pocket_events") or evidence.get("pocketed") or []
+    if events and isinstance(events[0], dict):
+        return [(e["item"], e.get("pocket")) for e in events]
+    return [(item, None) for item in event.get("pocketed", [])]
+
+
+def truth_placements(truth: dict[str, Any], log: dict[str, Any]) -> list[tuple[int, list[str]]]:
+    """(frame, items) of every placement in the truth: the simulator's, else the log's."""
+    match = truth.get("match") or {}
+    placements = match.get("placements")
+    if placements is not None:
+        return [(int(p.get("frame", p.get("first_frame", 0))), list(p["items"])) for p in placements]
+    return []
+
+
+def _board_spans(report: dict[str, Any], strokes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    by_index = {s["index"]: s for s in strokes}
+    boards = []
+    for game in report["games"]:
+        for board in game["boards"]:
+            boards.append([by_index[s["index"]] for s in board["strokes"] if s["index"] in by_index])
+    return [b for b in boards if b]
+
+
+def _board_results(report: dict[str, Any]) -> list[tuple[int, int, str | None, int]]:
+    return [
+        (game["number"], board["number"], board.get("winner"), board.get("points", 0))
+        for game in report["games"]
+        for board in game["boards"]
+    ]
+
+
+# ---------------------------------------------------------------------- comparing
+def compare(
+    truth_log: dict[str, Any],
+    truth_report: dict[str, Any],
+    recorded_log: dict[str, Any],
+    recorded_report: dict[str, Any] | None,
+    placements: list[tuple[int, list[str]]] | None = None,
+) -> Tally:
+    tally = Tally()
+    truth = _strokes(truth_log)
+    recorded = _strokes(recorded_log)
+    if placements:
+        # The simulator's placements, attached to the first stroke after them.
+        for s in truth:
+            s["placed"] = Counter()
+        for frame, items in placements:
+            after = next((s for s in truth if s["frame"] >= frame), None)
+            if after is not None:
+                after["placed"].update(items)
+    tally.strokes_truth, tally.strokes_recorded = len(truth), len(recorded)
+    boards = _board_spans(truth_report, truth)
+    tally.boards = len(boards)
+    for b, board in enumerate(boards):
+        start = board[0]["frame"] - MATCH_FRAMES if b else -(10**9)
+        end = boards[b + 1][0]["frame"] - MATCH_FRAMES if b + 1 < len(boards) else 10**9
+        inside = [s for s in recorded if start <= s["frame"] < end]
+        tally.boards_count_exact += int(len(inside) == len(board))
+    pairs = _match(truth, recorded)
+    matched_recorded = {id(r) for _, r in pairs}
+    for t, r in pairs:
+        tp = sum((t["pockets"] & r["pockets"]).values())
+        tally.pocket_tp += tp
+        tally.pocket_fp += sum(r["pockets"].values()) - tp
+        tally.pocket_fn += sum(t["pockets"].values()) - tp
+    matched_truth = {id(t) for t, _ in pairs}
+    for t in truth:
+        if id(t) not in matched_truth:
+            tally.pocket_fn += sum(t["pockets"].values())
+    for r in recorded:
+        if id(r) not in matched_recorded:
+            tally.pocket_fp += sum(r["pockets"].values())
+    recorded_for = {id(t): r for t, r in pairs}
+    for t in truth:
+        wanted = t["placed"]
+        tally.placed_truth += sum(wanted.values())
+        r = recorded_for.get(id(t))
+        if r is not None:
+            tally.placed_found += sum((wanted & r["placed"]).values())
+    tally.strokes_matched = len(pairs)
+    truth_results = _board_results(truth_report)
+    got = {(g, b): (w, p) for g, b, w, p in _board_results(recorded_report)} if recorded_report else {}
+    tally.results_boards = len(truth_results)
+    tally.results_equal = sum(1 for g, b, w, p in truth_results if got.get((g, b)) == (w, p))
+    return tally
+
+
+def _match(truth: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> list[tuple[dict, dict]]:
+    """Greedy in time order: each true stroke takes the nearest unused recorded strike."""
+    pairs = []
+    used: set[int] = set()
+    for t in truth:
+        best = None
+        for k, r in enumerate(recorded):
+            if k in used or abs(r["frame"] - t["frame"]) > MATCH_FRAMES:
+                continue
+            if best is None or abs(r["frame"] - t["frame"]) < abs(recorded[best]["frame"] - t["frame"]):
+                best = k
+        if best is not None:
+            used.add(best)
+            pairs.append((t, recorded[best]))
+    return pairs
+
+
+# ---------------------------------------------------------------------- recording
+def _seating(truth_log: dict[str, Any]) -> Any:
+    from vision.events import SeatAssigner
+
+    seats = truth_log["seats"]
+    event = truth_log.get("event", "singles")
+    return SeatAssigner(event, seats=seats, first_break=truth_log["first_break"])
+
+
+def _score(log: dict[str, Any]) -> dict[str, Any] | None:
+    from rules.log import parse_log
+    from rules.score import score_log
+
+    return score_log(parse_log(log)).model_dump(mode="json")
+
+
+def record_oracle(directory: Path, truth_log: dict[str, Any], noise_mm: float, seed: int) -> dict[str, Any]:
+    from samples.oracle_tracks import OracleNoise, oracle_track_frames, timeline_from_truth
+    from vision.events import MatchRecorder
+
+    truth = json.loads((directory / "truth.json").read_text())
+    timeline, visible = timeline_from_truth(truth)
+    recorder = MatchRecorder(_seating(truth_log), rules=truth_log.get("rules", "icf"))
+    frame = None
+    for frame in oracle_track_frames(timeline, OracleNoise(position_mm=noise_mm), seed=seed, visible=visible):
+        recorder.update(frame)
+    if frame is not None:
+        recorder.finish(frame.frame_index, frame.time_s)
+    return recorder.log()
+
+
+class TruthCamera:
+    """The truth's camera in force at each frame, standing in for calibration and its monitor
+    (to measure detection, tracking and events apart from calibration)."""
+
+    def __init__(self, truth: dict[str, Any]) -> None:
+        from calibration.camera import Calibration
+
+        self.cameras = [(c["from_frame"], Calibration.from_dict(c["calibration"])) for c in truth["cameras"]]
+        self.frame = 0
+        self._in_force = self.current()
+
+    def current(self) -> Any:
+        chosen = self.cameras[0][1]
+        for start, calibration in self.cameras:
+            if start <= self.frame:
+                chosen = calibration
+        return chosen
+
+    def calibrate(self, image_bgr: Any) -> Any:
+        self._in_force = self.current()
+        return self._in_force
+
+    def monitor(self, calibration: Any, image_bgr: Any) -> TruthCamera:
+        return self
+
+    def check(self, gray: Any) -> bool:
+        return self.current() is not self._in_force
+
+    def refit(self, image_bgr: Any) -> Any:
+        return self.calibrate(image_bgr)
+
+    def follow(self, source: Any) -> Any:
+        for frame in source:
+            self.frame = frame.index
+            yield frame
+
+
+class _Followed:
+    def __init__(self, source: Any, camera: TruthCamera) -> None:
+        self.source, self.camera = source, camera
+        self.name, self.fps, self.frame_count = source.name, source.fps, source.frame_count
+
+    def __iter__(self) -> Any:
+        return self.camera.follow(self.source)
+
+    @property
+    def stopped_reason(self) -> str | None:
+        return self.source.stopped_reason
+
+
+def record_video(directory: Path, truth_log: dict[str, Any], truth_camera: bool = False) -> dict[str, Any]:
+    from vision.commands.score import make_detector
+    from vision.events import MatchRecorder
+    from vision.io import open_source
+    from vision.pipeline import Pipeline
+    from vision.track import Tracker
+
+    recorder = MatchRecorder(_seating(truth_log), rules=truth_log.get("rules", "icf"))
+    source = open_source(directory / "match.mp4")
+    try:
+        if truth_camera:
+            camera = TruthCamera(json.loads((directory / "truth.json").read_text()))
+            pipeline = Pipeline(
+                recorder,
+                make_detector("auto"),
+                Tracker(),
+                calibrate=camera.calibrate,
+                monitor_factory=camera.monitor,
+            )
+            pipeline.run(_Followed(source, camera))  # type: ignore[arg-type]
+        else:
+            Pipeline(recorder, make_detector("auto"), Tracker()).run(source)
+    finally:
+        source.close()
+    return recorder.log()
+
+
+def evaluate(directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0) -> Tally:
+    truth_log = json.loads((directory / "match-log.json").read_text())
+    truth_report = json.loads((directory / "report.json").read_text())
+    truth = json.loads((directory / "truth.json").read_text())
+    placements = truth_placements(truth, truth_log)
+    if mode == "oracle":
+        log = record_oracle(directory, truth_log, noise_mm, seed)
+    else:
+        log = record_video(directory, truth_log, truth_camera=mode == "video-truth-camera")
+    try:
+        report = _score(log)
+    except Exception as exc:  # a recorded log the laws reject still counts its strokes
+        tally = compare(truth_log, truth_report, log, None, placements)
+        tally.errors.append(f"{directory}: {mode}: the rules reject the recorded log: {exc}")
+        return tally
+    return compare(truth_log, truth_report, log, report, placements)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.eval", description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="+", type=Path, help="carrom synth output folders")
+    parser.add_argument(
+        "--mode",
+        choices=("oracle", "video", "both", "video-truth-camera"),
+        default="both",
+        help="oracle tracks, the full recorder on the video, both (default), or the recorder with the "
+        "truth camera instead of calibration",
+    )
+    parser.add_argument("--noise", type=float, default=0.5, help="oracle position noise, mm (default 0.5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the oracle noise")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here too")
+    args = parser.parse_args(argv)
+    modes = ("oracle", "video") if args.mode == "both" else (args.mode,)
+    results: dict[str, Any] = {}
+    for mode in modes:
+        total = Tally()
+        for directory in args.dirs:
+            tally = evaluate(directory, mode, args.noise, args.seed)
+            total.add(tally)
+            print(f"{mode:6s} {directory}: {json.dumps(tally.figures())}", file=sys.stderr)
+        results[mode] = total.figures()
+        results[mode]["error_list"] = total.errors
+        print(f"{mode}: {json.dumps(total.figures())}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
