@@ -118,7 +118,7 @@ def apply(state: MatchState, event: Any) -> tuple[MatchState, Ruling]:
         raise LogError(f"unknown event type {kind!r}", event_index=index, event_type=kind, field="type")
     ctx = _Context(state=state, index=index, kind=kind or "", ruleset=state.table.ruleset)
     board = state.game.board
-    if kind != "placed":
+    if kind not in ("placed", "forgo"):
         # Whatever the last event required is now on the board (or was left off; only a
         # `placed` event can say so).
         board = dataclasses.replace(board, pending=NOTHING, pending_queen_side=None)
@@ -395,6 +395,8 @@ def _settle_dues(
         elif board.dues[side] and take and not owed.get(side, 0):
             laws += ctx.ruleset.cite("78(a)")
             words.append(f"outstanding due of {ctx.table.side_names[side]} now taken out")
+    if queen_out:
+        laws += ctx.ruleset.cite("93")
     pending = Placement(
         white=place["white"],
         black=place["black"],
@@ -1002,21 +1004,18 @@ def _end_of_board(
             if queen_state in ("covering_now", "covering", "covered_own")
             else 0
         )
-        laws = ruleset.cite("52(a)", "53(a)", "53(b)" if queen_points else "53(c)")
+        won_queen = queen_state in ("covering_now", "covering", "covered_own")
+        if queen_points:
+            queen_law = "53(b)"
+        elif won_queen:
+            queen_law = "54"  # the winner covered it but has reached the cutoff
+        else:
+            queen_law = "53(c)" if queen_state == "covered_opp" else "53(a)"
+        laws = ruleset.cite("52(a)", "53(a)", queen_law)
         if queen_state in ("covering_now", "covering"):
             laws = ruleset.cite("97(a)" if queen_state == "covering_now" else "96") + laws
-        return BoardOutcome(
-            winner=me,
-            queen=queen_points,
-            coins=opp_after,
-            how=f"{mine} pocketed the last coin and wins the board",
-            laws=laws
-            + (
-                ruleset.cite("54")
-                if queen_state in ("covering_now", "covering", "covered_own") and not queen_points
-                else ()
-            ),
-        )
+        how = f"{mine} pocketed the last coin and wins the board"
+        return BoardOutcome(winner=me, queen=queen_points, coins=opp_after, how=how, laws=laws)
 
     # opp_last only: the opponent's coins are all gone.
     my_coins = own_after
@@ -1181,7 +1180,7 @@ def _rule_forgo(ctx: _Context, board: BoardState, event: Any) -> _Result:
     )
     owed = pending_coins + outstanding
     text = f"{player} forgoes the {owed} {colour} coin(s) owed by {table.side_names[owner]}"
-    return _Result(new, player, ruleset.cite("87(a)"), text, board.turn == player)
+    return _Result(new, player, ruleset.cite("87(a)", "80"), text, board.turn == player)
 
 
 def _loss_by_own_coins(ctx: _Context, board: BoardState, side: int, how: str, law: str) -> BoardOutcome:

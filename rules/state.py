@@ -81,8 +81,8 @@ class Placement:
         if coins:
             words.append(f"{coins} to be placed by {self.placer}")
         if self.queen:
-            words.append(f"the queen to be placed by the {self.queen_placer}" if self.queen_placer == "umpire"
-                         else f"the queen to be placed by {self.queen_placer}")  # fmt: skip
+            by = f"the {self.queen_placer}" if self.queen_placer == "umpire" else self.queen_placer
+            words.append(f"the queen to be placed in the centre circle by {by}")
         return "; ".join(words) if words else "nothing to place"
 
 

@@ -73,3 +73,42 @@ def to_ben_with(white_pocketed: int, black_pocketed: int) -> list[dict[str, Any]
     if black_pocketed:
         events.append(stroke(*(["black"] * black_pocketed)))
     return events
+
+
+def position(white_left: int, black_left: int, queen: str = "on_board") -> list[dict[str, Any]]:
+    """Events that leave Asha (white) to play with these coins left on the board.
+
+    `queen`: "on_board", "asha" / "ben" (covered by that player), or "asha_awaiting" (Asha has
+    just pocketed it and must cover in this stroke).
+    """
+    whites = ["white"] * (9 - white_left)
+    blacks = ["black"] * (9 - black_left)
+    events: list[dict[str, Any]] = []
+    asha_first = whites + (["queen"] if queen == "asha" else [])
+    events.append(stroke(*asha_first) if asha_first else miss())
+    if asha_first:
+        events.append(miss())
+    ben_first = blacks + (["queen"] if queen == "ben" else [])
+    events.append(stroke(*ben_first) if ben_first else miss())
+    if ben_first:
+        events.append(miss())
+    if queen == "asha_awaiting":
+        events.append(stroke("queen"))
+    return events
+
+
+def asha_leads(points: int = 24) -> list[dict[str, Any]]:
+    """Two boards of game 1 that put Asha on 24 and Ben on 0; board 3 follows, Asha to break.
+
+    Board 1: Asha breaks, covers the queen with two whites (97(b)) and clears: 9 + 3 = 12.
+    Board 2: Ben breaks and misses; Asha (black) does the same: 12 more.
+    """
+    if points != 24:
+        raise ValueError("only 24 is built")
+    return [
+        stroke("queen", "white", "white"),
+        stroke(*(["white"] * 7)),
+        miss(),
+        stroke("queen", "black", "black"),
+        stroke(*(["black"] * 7)),
+    ]
