@@ -121,8 +121,9 @@ class Pipeline:
         recorder: MatchRecorder,
         detector: DetectorLike,
         tracker: TrackerLike,
-        calibrate: CalibrateFn = default_calibrate,
-        monitor_factory: MonitorFactory | None = default_monitor,
+        calibrate: CalibrateFn | None = None,
+        monitor_factory: MonitorFactory | None = None,
+        watch_camera: bool = True,
         review: ReviewSink | None = None,
         options: PipelineOptions | None = None,
         progress: TextIO | None = None,
@@ -130,7 +131,11 @@ class Pipeline:
         self.recorder = recorder
         self.detector = detector
         self.tracker = tracker
-        self.calibrate = calibrate
+        self.calibrate = calibrate if calibrate is not None else default_calibrate
+        if not watch_camera:
+            monitor_factory = None
+        elif monitor_factory is None:
+            monitor_factory = default_monitor
         self.monitor_factory = monitor_factory
         self.review = review
         self.options = options or PipelineOptions()

@@ -110,7 +110,7 @@ def run(match: ScriptedMatch, tmp_path: Path, **source_args: int) -> tuple[Pipel
             raise NoBoardFound("the playing surface is covered")
         return source.calibration
 
-    pipeline = Pipeline(recorder, detector, Tracker(), calibrate=calibrate, monitor_factory=None)
+    pipeline = Pipeline(recorder, detector, Tracker(), calibrate=calibrate, watch_camera=False)
     status = pipeline.run(source)
     return pipeline, status, detector
 
