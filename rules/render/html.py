@@ -55,26 +55,16 @@ def _nil(value: int) -> str:
 
 
 def _stroke_item(stroke: StrokeRuling, links: Mapping[int, str]) -> str:
+    """One ruling, numbered by its event index in the log; the ruling text itself says
+    whether the turn continues and what is to be placed (the report requires it to)."""
     who = escape(stroke.player) if stroke.player else "&mdash;"
     laws = ", ".join(escape(law) for law in stroke.laws)
-    owed = []
-    if stroke.to_place.white:
-        owed.append(f"{stroke.to_place.white} white")
-    if stroke.to_place.black:
-        owed.append(f"{stroke.to_place.black} black")
-    if stroke.to_place.queen:
-        owed.append("the queen")
-    place = f" <span class='note'>to place: {escape(', '.join(owed))}</span>" if owed else ""
-    turn = "turn continues" if stroke.turn_continues else "turn ends"
+    cited = f" <span class='laws'>law {laws}</span>" if laws else ""
     link = ""
     url = links.get(stroke.index)
     if url is not None and _safe_link(url) is not None:
         link = f" <a href='{escape(url, quote=True)}'>review</a>"
-    cited = f" <span class='laws'>law {laws}</span>" if laws else ""
-    return (
-        f"<li value='{stroke.index}'><b>{who}</b>: {escape(stroke.ruling)}"
-        f" <span class='note'>({turn})</span>{place}{cited}{link}</li>"
-    )
+    return f"<li value='{stroke.index}'><b>{who}</b>: {escape(stroke.ruling)}{cited}{link}</li>"
 
 
 def _board_note(board: BoardResult) -> str:

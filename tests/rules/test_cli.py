@@ -154,6 +154,14 @@ def test_the_doubles_sample_scores(tmp_path: Path) -> None:
     report = MatchReport.model_validate_json((out / "report.json").read_text(encoding="utf-8"))
     assert report.sides == ("Asha & Ben", "Chen & Dev")
     assert report.rules == "ecc"
+    assert report.winner is None  # one board of a match
+    # Worked out in the sample's comments: the turn passes to the right (ECC 29), Dev's foul
+    # puts his only pocketed black back (43), so Asha & Ben win by 9 black + queen 3 = 12.
+    (board,) = report.games[0].boards
+    assert (board.winner, board.queen, board.coins, board.points) == ("Asha & Ben", 3, 9, 12)
+    assert [stroke.player for stroke in board.strokes] == [
+        "Asha", "Asha", "Chen", "Chen", "Ben", "Ben", "Ben", "Dev", "Asha", "Asha",
+    ]  # fmt: skip
 
 
 def test_a_variant_file_is_found_beside_the_log(tmp_path: Path) -> None:

@@ -106,6 +106,23 @@ def test_engine_game_matches_the_hand_card(report: MatchReport, card: dict, game
         assert indices == list(range(first, last + 1)), f"game {game_number} board {want['number']} rulings"
 
 
+def _law_key(law: str) -> str:
+    """ "72(a)", "72 (a)" and "72a" name the same law."""
+    return "".join(ch for ch in law if ch.isalnum()).lower()
+
+
+def test_key_rulings_cite_the_laws_worked_out_by_hand(report: MatchReport, card: dict) -> None:
+    boards = [board for game in report.games for board in game.boards]
+    strokes = {stroke.index: stroke for board in boards for stroke in board.strokes}
+    for index, want in card["rulings"].items():
+        stroke = strokes[index]
+        cited = {_law_key(law) for law in stroke.laws}
+        missing = [law for law in want["laws"] if _law_key(str(law)) not in cited]
+        assert not missing, f"event {index}: {stroke.ruling!r} cites {list(stroke.laws)}, not {missing}"
+        if "to_place" in want:
+            assert stroke.to_place.model_dump() == want["to_place"], f"event {index}"
+
+
 def test_every_ruling_cites_a_law_and_says_what_happens(report: MatchReport) -> None:
     strokes = [stroke for game in report.games for board in game.boards for stroke in board.strokes]
     assert strokes
