@@ -38,7 +38,7 @@ def toy_timeline(seconds: float = 4.0, fps: float = 30.0, oversample: int = 4, s
     strike_t = seconds * 0.35
     hands: list[tuple[HandPose, ...]] = []
     skin = int(rng.integers(4))
-    # Striker: placed, then runs north decelerating (2.5 m/s, 2 m/s^2) and stops.
+    # Striker: placed, then runs north decelerating (1.5 m/s, 2 m/s^2) and stops 560 mm on.
     for k, t in enumerate(times):
         if t < strike_t:
             pos = start
@@ -52,8 +52,8 @@ def toy_timeline(seconds: float = 4.0, fps: float = 30.0, oversample: int = 4, s
             )
             hands.append((hand,))
         else:
-            dt = min(t - strike_t, 1.25)
-            pos = start + np.array([0.0, 2500.0 * dt - 1000.0 * dt * dt])
+            dt = min(t - strike_t, 0.75)
+            pos = start + np.array([0.0, 1500.0 * dt - 1000.0 * dt * dt])
             hands.append(())
         xy[k, striker] = pos
         state[k, striker] = int(ObjectState.ON_BOARD)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import av
+import cv2
 import numpy as np
 
 from samples.render.board import render_board
@@ -79,6 +80,9 @@ def render_video(
         stream = container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1001))
         stream.width, stream.height = width, height
         stream.pix_fmt = "yuv420p"
+        # The rendered frames are a pure function of the seed; x264's bitstream from them is
+        # not always byte-identical run to run (seen even single-threaded), so
+        # reproducibility is promised for the pictures and the truth, not for the bytes.
         stream.options = {"crf": str(crf if crf is not None else setup.crf), "preset": X264_PRESET}
         for f in range(timeline.num_frames):
             if f in bumps:
@@ -102,7 +106,9 @@ def render_video(
             hands = timeline.hands[last] if last < len(timeline.hands) else ()
             image, visible = renderer.render(pieces, hands, frame_index=f)
             recorder.frame(f, visible)
-            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            yuv = cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420)
+            frame = av.VideoFrame.from_ndarray(yuv, format="yuv420p")
+            frame.pts = f
             for packet in stream.encode(frame):
                 container.mux(packet)
             if progress is not None:
