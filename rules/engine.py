@@ -581,24 +581,17 @@ def _rule_break(
         laws += ruleset.cite("45(c)")
         words.append(f"improper break ({improper_reason}): turn lost, no due or penalty")
         counts = {"white": board.white_on_board, "black": board.black_on_board}
-        counts[stroke.own] -= 0  # own coins go straight back
+        counts[stroke.own] -= stroke.n_own
         counts[stroke.opp] -= stroke.n_opp
         new = board.with_counts(counts["white"], counts["black"])
-        new, more_laws, more_words = _settle_dues(
-            ctx, new, {}, {stroke.own: 0}, stroke.queen, stroke.side, stroke.player
-        )
-        if stroke.n_own:
-            new = dataclasses.replace(
-                new,
-                pending=dataclasses.replace(
-                    new.pending,
-                    **{stroke.own: stroke.n_own},
-                    placer=_placer_for(ctx, stroke.side, stroke.player),
-                ),
-            )
-        new = dataclasses.replace(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
         if stroke.n_opp:
             new = _mark_pocketed(new, 1 - stroke.side)
+        new, more_laws, more_words = _settle_dues(
+            ctx, new, {}, {stroke.own: stroke.n_own}, stroke.queen, stroke.side, stroke.player
+        )
+        new = dataclasses.replace(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
+        if not new.pending.empty:
+            more_words.append(new.pending.describe())
         return _Result(new, stroke.player, tuple(laws + more_laws), "; ".join(words + more_words), False)
     words.append("break made")
     return _rule_play(ctx, board, stroke, laws, words)
