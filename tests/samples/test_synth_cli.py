@@ -1,0 +1,132 @@
+"""`carrom synth`: the files it promises, all or nothing, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+import pytest
+
+from calibration.camera import Calibration
+from samples.render.toy import toy_timeline
+from samples.timeline import Timeline
+from vision.cli import main
+
+
+@dataclass
+class FakeSimulation:
+    """Stands in for samples.match's result: the CLI's plumbing is tested on its own."""
+
+    timeline: Timeline
+    bump_frames: tuple[int, ...] = (10,)
+
+    @property
+    def match_log(self) -> dict:
+        return {"schema": "carrom-match-log/1", "events": []}
+
+    @property
+    def report(self) -> dict:
+        return {"schema": "carrom-match-report/1", "games": []}
+
+    def truth_dict(self) -> dict:
+        return {"strokes": [{"first_frame": 3, "last_frame": 20}]}
+
+
+@pytest.fixture
+def fake_match(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    calls: list[dict] = []
+
+    def simulate_match(seed: int, boards: int, fps: float, **_: object) -> FakeSimulation:
+        calls.append({"seed": seed, "boards": boards, "fps": fps})
+        return FakeSimulation(toy_timeline(seconds=1.0, fps=fps, seed=seed))
+
+    module = types.ModuleType("samples.match")
+    module.simulate_match = simulate_match  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "samples.match", module)
+    return calls
+
+
+def test_synth_writes_the_four_files(fake_match: list[dict], tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    rc = main(["synth", "--seed", "3", "--boards", "1", "--out", str(out), "--size", "320x240", "--quiet"])
+    assert rc == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "match-log.json",
+        "match.mp4",
+        "report.json",
+        "truth.json",
+    ]
+    assert fake_match == [{"seed": 3, "boards": 1, "fps": 30.0}]
+    truth = json.loads((out / "truth.json").read_text())
+    assert truth["schema"] == "carrom-synth-truth/1"
+    assert truth["video"]["file"] == "match.mp4" and truth["video"]["frames"] == 30
+    assert truth["match"] == {"strokes": [{"first_frame": 3, "last_frame": 20}]}
+    assert [c["from_frame"] for c in truth["cameras"]] == [0, 10]
+    Calibration.from_dict(truth["cameras"][1]["calibration"])
+    assert json.loads((out / "match-log.json").read_text())["schema"] == "carrom-match-log/1"
+    with av.open(str(out / "match.mp4")) as container:
+        assert sum(1 for _ in container.decode(video=0)) == 30
+
+
+def test_a_failure_leaves_no_files(
+    fake_match: list[dict], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import samples.render.video as video
+
+    def broken(*args: object, **kwargs: object) -> dict:
+        raise RuntimeError("renderer broke")
+
+    monkeypatch.setattr(video, "render_video", broken)
+    out = tmp_path / "run"
+    with pytest.raises(RuntimeError):
+        main(["synth", "--seed", "1", "--out", str(out), "--size", "320x240", "--quiet"])
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["synth", "--seed", "1", "--out", "X", "--size", "big"], "--size"),
+        (["synth", "--seed", "1", "--out", "X", "--size", "321x240"], "even"),
+        (["synth", "--seed", "1", "--out", "X", "--style", "disco"], "--style"),
+        (["synth", "--seed", "1", "--out", "X", "--boards", "0"], "--boards"),
+        (["synth", "--seed", "1"], "--out"),
+        (["synth", "stills", "--count", "0", "--out", "X"], "--count"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(argv: list[str], message: str, capsys, tmp_path: Path) -> None:
+    argv = [str(tmp_path / a) if a == "X" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert not (tmp_path / "X").exists()
+
+
+def test_stills_writes_pictures_and_their_truth(tmp_path: Path) -> None:
+    out = tmp_path / "stills"
+    assert (
+        main(["synth", "stills", "--seed", "2", "--count", "3", "--out", str(out), "--size", "480x270"]) == 0
+    )
+    index = json.loads((out / "truth.json").read_text())
+    assert index["schema"] == "carrom-stills/1" and index["count"] == 3
+    assert sorted(p.name for p in out.iterdir()) == ["00000.jpg", "00001.jpg", "00002.jpg", "truth.json"]
+    seeds = set()
+    for entry in index["images"]:
+        image = cv2.imread(str(out / entry["file"]))
+        assert image.shape == (270, 480, 3)
+        cal = Calibration.from_dict(entry["camera"])
+        assert cal.image_size == (480, 270)
+        assert len(entry["objects"]) == 20
+        seeds.add(entry["seed"])
+    assert len(seeds) == 3
+    # The same command gives the same pictures.
+    again = tmp_path / "again"
+    main(["synth", "stills", "--seed", "2", "--count", "1", "--out", str(again), "--size", "480x270"])
+    first = cv2.imread(str(out / "00000.jpg")).astype(int)
+    assert np.array_equal(first, cv2.imread(str(again / "00000.jpg")).astype(int))
