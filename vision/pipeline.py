@@ -222,9 +222,8 @@ class Pipeline:
                 continue
             detections = self.detector.detect(frame.bgr(), calibration)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
-            first_new = len(self.recorder.strokes)
             events = self.recorder.update(tracks)
-            self._after_events(frame, events, first_new, status)
+            self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
                 self.review.rest_image(frame, calibration)
             now = time.perf_counter()
@@ -237,26 +236,20 @@ class Pipeline:
             reason = f" ({last_reason})" if last_reason else ""
             raise NoBoardFound(f"{where}no carrom board found{seen}{reason}")
         if frame is not None:
-            first_new = len(self.recorder.strokes)
             events = self.recorder.finish(frame.index, frame.time_s)
-            self._after_events(frame, events, first_new, status)
+            self._after_events(frame, events, status)
         status.stopped_reason = getattr(source, "stopped_reason", None)
         status.elapsed_s = time.perf_counter() - started
         self._report_progress(source, status, status.elapsed_s, final=True)
         return status
 
-    def _after_events(
-        self, frame: Frame, events: list[dict[str, Any]], first_new: int, status: RecordingStatus
-    ) -> None:
+    def _after_events(self, frame: Frame, events: list[dict[str, Any]], status: RecordingStatus) -> None:
         if not events:
             return
         status.events += len(events)
-        total = len(self.recorder.writer.events)
-        stroke_indices = [total - len(events) + i for i, e in enumerate(events) if e["type"] == "stroke"]
-        new_records = self.recorder.strokes[first_new:]
-        status.strokes += len(new_records)
+        status.strokes += len(self.recorder.latest)
         if self.review is not None and self.calibration is not None:
-            for record, index in zip(new_records, stroke_indices, strict=False):
+            for record, index in self.recorder.latest:
                 self.review.stroke(record, index, frame, self.calibration)
 
     def _report_progress(

@@ -130,8 +130,8 @@ def test_the_pipeline_records_the_scripted_strokes_and_skips_frames_at_rest(tmp_
 
 def test_a_source_that_breaks_keeps_the_strokes_recorded_before(tmp_path: Path) -> None:
     match = scripted()
-    full = run(match, tmp_path / "full")[0].recorder.strokes
-    cut = full[1].end_frame + 5
+    full = json.loads((run(match, tmp_path / "full")[0].recorder.writer.path).read_text())["events"]
+    cut = full[1]["evidence"]["frames"][1] + 5
     _, status, _ = run(match, tmp_path, stop_after=cut)
     assert status.stopped_reason is not None and str(cut) in status.stopped_reason
     assert len(json.loads((tmp_path / "log.json").read_text())["events"]) == 2

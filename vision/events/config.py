@@ -20,6 +20,9 @@ class EventConfig:
     strike_confirm_mm: float = 60.0
     # How long the striker may take to travel that far before the start is called a nudge.
     strike_confirm_s: float = 0.6
+    # A strike leaves from where the striker rested at most this long before (frames are
+    # skipped at rest, and the first frames of a strike may be blurred out).
+    strike_window_s: float = 0.5
     # Below this speed a piece counts as still (the tracker's own state is used too).
     rest_speed_mm_s: float = 40.0
     # The board is at rest once nothing has moved for this long.

@@ -33,7 +33,10 @@ class MatchRecorder:
         self.auto_fouls = frozenset(auto_fouls)
         self.writer = writer or MatchLogWriter(None)
         self.segmenter = StrokeSegmenter(config)
-        self.strokes: list[StrokeRecord] = []  # kept small: the review needs them per stroke
+        self.stroke_count = 0
+        # The records behind the latest update's stroke events (for the review); older ones
+        # are dropped so memory stays flat however long the match.
+        self.latest: list[tuple[StrokeRecord, int]] = []
         self.writer.set_header(rules=rules, event=self.seating.event)
         self._fix_header()
 
@@ -52,10 +55,12 @@ class MatchRecorder:
 
     def _emit(self, records: list[PlacementRecord | StrokeRecord]) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
+        self.latest = []
         for record in records:
             if isinstance(record, PlacementRecord):
                 events.append(placed_event(record))
             else:
+                self.latest.append((record, len(self.writer.events) + len(events)))
                 events.append(self._stroke_event(record))
         self.writer.append(events)
         return events
@@ -65,7 +70,7 @@ class MatchRecorder:
             self.writer.set_header(seats=dict(self.seating.seats), first_break=self.seating.first_break)
 
     def _stroke_event(self, record: StrokeRecord) -> dict[str, Any]:
-        self.strokes.append(record)
+        self.stroke_count += 1
         player = self.seating.player_for(record.seat)  # type: ignore[arg-type]
         self._fix_header()
         position = striker_position_evidence(record.seat, record.striker_start_xy)  # type: ignore[arg-type]
@@ -78,7 +83,7 @@ class MatchRecorder:
         event["touched"] = record.touched
         if "striker-position" in self.auto_fouls and not position["legal"]:
             event["improper"] = IMPROPER_STRIKER_POSITION
-        event["evidence"] = stroke_evidence(record, position, len(self.strokes) - 1)
+        event["evidence"] = stroke_evidence(record, position, self.stroke_count - 1)
         return event
 
 

@@ -107,14 +107,18 @@ class _Stroke:
     path_items: dict[int, str] = field(default_factory=dict)
     placement: PlacementRecord | None = None
     new_board: bool = False
+    striker_moving_frames: int = 0
 
 
 @dataclass
 class _Rest:
+    """The striker's latest still moment and the board as it was then."""
+
     frame: int
     time_s: float
     xy: np.ndarray
     track_id: int
+    snapshot: dict[int, Piece]
 
 
 class StrokeSegmenter:
@@ -207,16 +211,25 @@ class StrokeSegmenter:
             return
         rest = self._striker_rest
         if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
-            self._striker_rest = _Rest(fastest.frame, fastest.time_s, fastest.position, fastest.track_id)
+            self._striker_rest = _Rest(
+                fastest.frame, fastest.time_s, fastest.position, fastest.track_id, dict(self.pieces)
+            )
             return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
+            return
+        # A speed measured across an occlusion is a striker put down somewhere else (carried
+        # under a hand), not struck; and a strike leaves from where the striker just rested.
+        before = self._previous.get(fastest.track_id)
+        if before is None or before.state not in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+            return
+        if frame.time_s - rest.time_s > cfg.strike_window_s:
             return
         if rest.track_id != fastest.track_id and float(np.linalg.norm(rest.xy - fastest.position)) > 150.0:
             return
         seat = side_of(rest.xy)
         if not self._on_base_band(seat, rest.xy):
             return
-        snapshot = dict(self._previous)
+        snapshot = rest.snapshot
         self._stroke = _Stroke(
             start_frame=frame.frame_index,
             start_time_s=frame.time_s,
@@ -239,10 +252,15 @@ class StrokeSegmenter:
         cfg = self.config
         striker = self.pieces.get(stroke.striker_id)
         gone = any(e.track_id == stroke.striker_id for e in stroke.events)
-        far = striker is not None and float(np.linalg.norm(striker.position - stroke.striker_start)) >= (
-            cfg.strike_confirm_mm
+        travelled = 0.0 if striker is None else float(np.linalg.norm(striker.position - stroke.striker_start))
+        if striker is not None and striker.speed_mm_s >= cfg.rest_speed_mm_s:
+            stroke.striker_moving_frames += 1
+        # Clear of its resting place and seen moving twice (or a long way at once: frames are
+        # skipped at rest, a short stroke may fall between two looks).
+        far = travelled >= cfg.strike_confirm_mm and (
+            stroke.striker_moving_frames >= 2 or travelled >= 2 * cfg.strike_confirm_mm
         )
-        if gone or far or stroke.touched:
+        if gone or stroke.touched or far:
             stroke.confirmed = True
             self._note_board_change(stroke)
             return
