@@ -52,14 +52,17 @@ class LogError(RulesError):
             prefix = f"{where[0]}: {' '.join(where[1:])}"
         return f"{prefix}: {self.message}" if prefix else self.message
 
-    def with_source(self, source: str) -> LogError:
-        """The same error, now naming the file it came from (the first source given wins)."""
-        if self.source is not None:
+    def with_source(self, source: str, line: int | None = None) -> LogError:
+        """The same error, now naming the file it came from and, if known, the line in it.
+
+        What the error already says wins: the first source and line given are kept.
+        """
+        if self.source is not None and (self.line is not None or line is None):
             return self
         return LogError(
             self.message,
-            source=source,
-            line=self.line,
+            source=self.source if self.source is not None else source,
+            line=self.line if self.line is not None else line,
             event_index=self.event_index,
             event_type=self.event_type,
             field=self.field,

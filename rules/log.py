@@ -269,12 +269,37 @@ def decode_log_text(text: str, source: str = "<log>") -> Any:
         raise LogError(f"not valid YAML: {problem}{column}", source=source, line=line) from None
 
 
+def event_line(text: str, index: int) -> int | None:
+    """The 1-based line where event `index` starts in a log's YAML or JSON text, if found.
+
+    Lets an error in event 57 point an editor at its line. Best effort: text that is not a
+    mapping with an `events` list gives None.
+    """
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    for key, value in root.value:
+        is_events = getattr(key, "value", None) == "events" and isinstance(value, yaml.SequenceNode)
+        if is_events and 0 <= index < len(value.value):
+            return value.value[index].start_mark.line + 1
+    return None
+
+
+def locate(error: LogError, text: str, source: str) -> LogError:
+    """`error` naming the file and, for an error in an event, that event's line in `text`."""
+    line = event_line(text, error.event_index) if error.event_index is not None else None
+    return error.with_source(source, line)
+
+
 def parse_log_text(text: str, source: str = "<log>") -> MatchLog:
     """A validated match log from YAML or JSON text (JSON when `source` ends in .json)."""
     try:
         return parse_log(decode_log_text(text, source))
     except LogError as exc:
-        raise exc.with_source(source) from None
+        raise locate(exc, text, source) from None
 
 
 def log_json_schema() -> dict[str, Any]:

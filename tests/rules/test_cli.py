@@ -74,7 +74,11 @@ def test_malformed_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_an_unknown_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = write_log(tmp_path, [{"type": "stroke", "pocketed": ["white"]}, {"type": "stroke", "spin": "top"}])
     line = rejected(capsys, log, tmp_path / "out")
-    assert line.endswith(f"{log}: event 1 (stroke) field 'spin': unknown field (not in carrom-match-log/1)")
+    lines = log.read_text().splitlines()
+    spin = next(number for number, text in enumerate(lines) if "spin" in text)
+    starts = max(number for number in range(spin + 1) if lines[number].startswith("- ")) + 1
+    expected = f"{log}:{starts}: event 1 (stroke) field 'spin': unknown field (not in carrom-match-log/1)"
+    assert line.endswith(expected)
 
 
 def test_an_unknown_item(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -117,6 +121,7 @@ def test_a_stroke_after_the_match_ended(tmp_path: Path, capsys: pytest.CaptureFi
     log.write_text(yaml.safe_dump(data))
     line = rejected(capsys, log, tmp_path / "out")
     assert f"event {after} (stroke)" in line
+    assert f"{log}:" in line and "already over" in line
 
 
 def test_the_sample_match_writes_all_three_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from rules.log import (
     MatchLog,
     PlacedEvent,
     StrokeEvent,
+    event_line,
     log_json_schema,
     parse_log,
     parse_log_text,
@@ -211,14 +213,43 @@ def test_malformed_json_names_the_file_and_line() -> None:
     assert str(caught.value).startswith("match-log.json:3: not valid JSON")
 
 
-def test_a_validation_error_in_text_carries_the_source() -> None:
-    text = yaml.safe_dump(base(events=[{"type": "stroke", "pocketed": ["queen"], "spin": 3}]))
+def test_a_validation_error_in_text_names_the_file_and_the_events_line() -> None:
+    text = (
+        "schema: carrom-match-log/1\n"
+        "seats: {S: Asha, N: Ben}\n"
+        "first_break: Asha\n"
+        "events:\n"
+        "  - {type: stroke, pocketed: [white]}\n"
+        "  # a comment line\n"
+        "  - type: stroke\n"
+        "    pocketed: [queen]\n"
+        "    spin: 3\n"
+    )
     with pytest.raises(LogError) as caught:
         parse_log_text(text, "m.yaml")
-    assert (
-        str(caught.value)
-        == "m.yaml: event 0 (stroke) field 'spin': unknown field (not in carrom-match-log/1)"
-    )
+    expected = "m.yaml:7: event 1 (stroke) field 'spin': unknown field (not in carrom-match-log/1)"
+    assert str(caught.value) == expected
+
+
+def test_event_line_finds_each_event_of_the_sample() -> None:
+    text = SAMPLE.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for index in (0, 11, 25, 88):
+        line = event_line(text, index)
+        assert line is not None
+        assert re.search(rf"# {index}\b", lines[line - 1]), lines[line - 1]
+    assert event_line(text, 89) is None
+    assert event_line("- a list", 0) is None
+    assert event_line("{bad", 0) is None
+
+
+def test_json_errors_point_at_the_events_line_too() -> None:
+    events = [{"type": "stroke"}, {"type": "stroke", "player": "Zed"}]
+    text = json.dumps(base(events=events), indent=1)
+    with pytest.raises(LogError) as caught:
+        parse_log_text(text, "m.json")
+    assert text.splitlines()[caught.value.line - 1].strip() == "{"
+    assert '"Zed"' in "\n".join(text.splitlines()[caught.value.line - 1 : caught.value.line + 3])
 
 
 def test_json_and_yaml_give_the_same_log() -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from rules.errors import LogError
-from rules.log import MatchLog, parse_log_text
+from rules.log import MatchLog, locate, parse_log_text
 from rules.render import RENDERERS
 from rules.report import MatchReport
 from vision.errors import UsageError
@@ -24,15 +24,18 @@ FILE_NAMES = {"json": "report.json", "csv": "scoresheet.csv", "html": "scoreshee
 DEFAULT_FORMATS = "json,csv,html"
 
 
-def load_log(path: Path) -> MatchLog:
-    """A match log read from a YAML or JSON file (JSON when it ends in .json)."""
+def read_log_text(path: Path) -> str:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise LogError("no such file", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise LogError(f"cannot read: {exc}", source=str(path)) from None
-    return parse_log_text(text, str(path))
+
+
+def load_log(path: Path) -> MatchLog:
+    """A match log read from a YAML or JSON file (JSON when it ends in .json)."""
+    return parse_log_text(read_log_text(path), str(path))
 
 
 def _looks_like_a_file(rules: str) -> bool:
@@ -61,13 +64,14 @@ def parse_formats(spec: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
-def score(log: MatchLog, source: str) -> MatchReport:
+def score(log: MatchLog, text: str, source: str) -> MatchReport:
+    """The report; an impossible event names the file and the line the event starts on."""
     from rules.score import score_log
 
     try:
         return score_log(log)
     except LogError as exc:
-        raise exc.with_source(source) from None
+        raise locate(exc, text, source) from None
 
 
 def render(report: MatchReport, formats: list[str]) -> dict[str, str]:
@@ -99,12 +103,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     formats = parse_formats(args.format)
-    log = load_log(args.log)
+    text = read_log_text(args.log)
+    log = parse_log_text(text, str(args.log))
     if args.rules is not None:
         log = log.model_copy(update={"rules": args.rules})
     else:
         log = resolve_rules_path(log, args.log)
-    report = score(log, str(args.log))
+    report = score(log, text, str(args.log))
     texts = render(report, formats)
     out_dir = args.out if args.out is not None else Path("out") / args.log.stem
     with OutputSet(out_dir) as outputs:
