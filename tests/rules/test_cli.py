@@ -186,6 +186,25 @@ def test_a_variant_file_is_found_beside_the_log(tmp_path: Path) -> None:
     assert resolve_rules_path(icf, tmp_path / "club" / "final.yaml").rules == "icf"
 
 
+@pytest.mark.parametrize(("seed", "doubles", "suffix"), [(3, False, ".yaml"), (4, True, ".json")])
+def test_rescore_of_a_random_match_file_is_the_engines_report(
+    tmp_path: Path, seed: int, doubles: bool, suffix: str
+) -> None:
+    """Through the file and the CLI, the report is exactly what score_log makes of the log."""
+    needs_engine()
+    random_play = pytest.importorskip("rules.random_play", reason="R1's random logs are not committed yet")
+    from rules.score import score_log
+
+    log = random_play.random_log(seed, doubles=doubles)
+    data = log.model_dump(mode="json", by_alias=True, exclude_none=True)
+    path = tmp_path / f"random{suffix}"
+    path.write_text(json.dumps(data) if suffix == ".json" else yaml.safe_dump(data))
+    out = tmp_path / "out"
+    assert main(["rescore", str(path), "--out", str(out), "--format", "json"]) == 0
+    written = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert written == score_log(log).to_data()
+
+
 def test_a_failing_renderer_leaves_no_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

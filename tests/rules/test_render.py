@@ -6,10 +6,13 @@ import csv
 import io
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.render import RENDERERS, render_csv, render_html, render_json
 from rules.report import MatchReport
@@ -157,6 +160,54 @@ def test_html_marks_replayed_boards_and_unfinished_matches(report: MatchReport) 
     page = render_html(unfinished)
     assert "<tr class='replayed'>" in page
     assert "match won by not decided" in page and "Game won by not finished" in page
+
+
+class _TagBalance(HTMLParser):
+    """Fails on a closing tag that does not close the innermost open element."""
+
+    VOID = frozenset({"meta", "br", "hr", "img", "link", "input"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes {self.open[-1:]}"
+        self.open.pop()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), doubles=st.booleans())
+def test_renderers_agree_with_any_scored_random_match(seed: int, doubles: bool) -> None:
+    """Whatever the engine reports, each card shows every board once with the report's figures."""
+    random_play = pytest.importorskip("rules.random_play", reason="R1's random logs are not committed yet")
+    from rules.score import score_log
+
+    report = score_log(random_play.random_log(seed, doubles=doubles))
+    boards = [(game, board) for game in report.games for board in game.boards]
+
+    assert MatchReport.model_validate(json.loads(render_json(report))) == report
+
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    assert len(rows) == len(boards)
+    for row, (game, board) in zip(rows, boards, strict=True):
+        assert (int(row["game"]), int(row["board"])) == (game.number, board.number)
+        for side in report.sides:
+            assert int(row[f"{side} grand total"]) == board.totals.get(side, 0)
+            assert int(row[f"{side} points"]) == (board.points if board.winner == side else 0)
+
+    page = render_html(report)
+    checker = _TagBalance()
+    checker.feed(page)
+    checker.close()
+    assert checker.open == []
+    assert page.count("<details>") == sum(1 for _, board in boards if board.strokes)
+    assert page.count("<li value=") == sum(len(board.strokes) for _, board in boards)
+    assert page.count("<table class='card'>") == len(report.games)
 
 
 def test_every_renderer_is_registered() -> None:
