@@ -110,13 +110,18 @@ def _pocket_events(evidence: dict[str, Any], event: dict[str, Any]) -> list[tupl
     return [(item, None) for item in event.get("pocketed", [])]
 
 
-def truth_placements(truth: dict[str, Any], log: dict[str, Any]) -> list[tuple[int, list[str]]]:
-    """(frame, items) of every placement in the truth: the simulator's, else the log's."""
-    match = truth.get("match") or {}
-    placements = match.get("placements")
-    if placements is not None:
-        return [(int(p.get("frame", p.get("first_frame", 0))), list(p["items"])) for p in placements]
-    return []
+def truth_placements(truth: dict[str, Any]) -> list[tuple[int, list[str]]]:
+    """(frame, items) of every placement of dues, penalties or the queen in the simulator's
+    truth (carrommen returned after going overboard, law 65, are not placements)."""
+    placements = (truth.get("match") or {}).get("placements") or []
+    out = []
+    for p in placements:
+        if p.get("reason", "dues") != "dues" or not p["items"]:
+            continue
+        items = [i["item"] if isinstance(i, dict) else i for i in p["items"]]
+        frames = [int(i["frame"]) for i in p["items"] if isinstance(i, dict) and "frame" in i]
+        out.append((min(frames) if frames else int(p.get("frame", 0)), items))
+    return out
 
 
 def _board_spans(report: dict[str, Any], strokes: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -321,7 +326,7 @@ def evaluate(directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0) -
     truth_log = json.loads((directory / "match-log.json").read_text())
     truth_report = json.loads((directory / "report.json").read_text())
     truth = json.loads((directory / "truth.json").read_text())
-    placements = truth_placements(truth, truth_log)
+    placements = truth_placements(truth)
     if mode == "oracle":
         log = record_oracle(directory, truth_log, noise_mm, seed)
     else:

@@ -260,3 +260,19 @@ def test_any_scripted_sequence_is_recovered_exactly(plan: list[tuple[str, float,
         t.pocketed for t in match.strokes
     ]
     assert [s["evidence"]["seat"] for s in strokes] == [t.seat for t in match.strokes]
+
+
+def test_a_carromman_put_back_after_going_overboard_is_not_a_placement() -> None:
+    """Law 65: the umpire returns it to the centre as a matter of course."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 0.0)
+    match.strike("S", target="B5", overboard="B5")
+    match.place("B5", (0.0, 0.0))
+    match.put_striker("N", 30.0)
+    match.strike("N", target="W2", pocket="SE")
+    match.place("W2", (20.0, 30.0))  # a due this time
+    match.put_striker("S", 0.0)
+    match.strike("S", target=None)
+    events = record(match)
+    assert [e["items"] for e in events if e["type"] == "placed"] == [["white"]]

@@ -16,6 +16,7 @@ vanished under a hand is not pocketed, a "pocketing" of a coin still lying there
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +32,7 @@ from calibration.geometry import (
 )
 from vision.events.board import (
     CARROMMEN,
+    FULL_SET,
     Piece,
     carrommen_counts,
     is_break_arrangement,
@@ -129,7 +131,7 @@ class StrokeSegmenter:
         self._striker_rest: _Rest | None = None
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
-        self._end_was_arrangement = False
+        self._end_overboard: Counter[str] = Counter()
         self.frames_seen = 0
 
     @property
@@ -272,12 +274,19 @@ class StrokeSegmenter:
         """At the strike: a new board, or carrommen put back since the last stroke ended."""
         snapshot = stroke.snapshot
         arrangement = is_break_arrangement(snapshot, self.config.arrangement_tolerance_mm)
-        if arrangement and not (self._end_state is not None and self._end_was_arrangement):
+        # A board ends with at least one side's nine coins gone; a due put back into an
+        # untouched arrangement is not a new board.
+        emptied = self._end_state is None or sum(carrommen_counts(self._end_state).values()) <= (
+            sum(FULL_SET.values()) - self.config.new_board_missing
+        )
+        if arrangement and emptied:
             stroke.new_board = True
             return
         if self._end_state is None:
             return
-        before = carrommen_counts(self._end_state)
+        # Law 65: carrommen that jumped off the board are put back by the umpire as a matter
+        # of course; only what goes back beyond them is a placement (dues, penalties, queen).
+        before = carrommen_counts(self._end_state) + self._end_overboard
         now = carrommen_counts(snapshot)
         items: list[str] = []
         positions: list[tuple[float, float]] = []
@@ -387,7 +396,7 @@ class StrokeSegmenter:
         self._stroke = None
         self._striker_rest = None
         self._end_state = dict(self.pieces)
-        self._end_was_arrangement = is_break_arrangement(self.pieces, self.config.arrangement_tolerance_mm)
+        self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
         return StrokeRecord(
             seat=stroke.seat,
             start_frame=stroke.start_frame,
