@@ -34,6 +34,11 @@ ol.strokes { margin: 0.3em 0; padding-left: 2.5em; }
 ol.strokes li { margin: 0.15em 0; }
 .laws { color: #555; font-size: 0.9em; }
 .note { color: #555; font-size: 0.85em; }
+table.header { border-collapse: collapse; margin: 0.5em 0 1em; }
+.header th { text-align: left; padding: 0.15em 1em 0.15em 0; font-weight: normal; color: #444; }
+.header td { padding: 0.15em 1em 0.15em 0; min-width: 12em; border-bottom: 1px dotted #888; }
+.sign { display: flex; gap: 3em; margin-top: 2em; }
+.sign div { flex: 1; border-top: 1px solid #555; padding-top: 0.2em; color: #444; }
 @media print {
   body { margin: 0; }
   details summary { display: none; }
@@ -114,6 +119,27 @@ def _game_table(game: GameResult, sides: tuple[str, str], links: Mapping[int, st
     return f"<h2>Game {game.number}</h2>\n<table class='card'>{head}\n<tbody>\n{body}\n</tbody>{foot}</table>"
 
 
+def _header(report: MatchReport) -> str:
+    """The card's heading fields: what the report knows is filled in, the rest left to write."""
+    opener = report.games[0].boards[0].break_by if report.games and report.games[0].boards else ""
+    event = "Doubles" if any(" & " in side for side in report.sides) else "Singles"
+    known = [("Event", event), ("Rules", report.rules), ("First break by", opener)]
+    blank = ["Championship / tournament", "Round", "Date", "Match no.", "Umpire", "C/B no."]
+    cells = [f"<tr><th>{escape(name)}</th><td>{escape(value)}</td></tr>" for name, value in known]
+    cells += [f"<tr><th>{escape(name)}</th><td></td></tr>" for name in blank]
+    return f"<table class='header'>{''.join(cells)}</table>"
+
+
+def _remarks(report: MatchReport) -> str:
+    replayed = [
+        f"game {game.number} board {board.number}"
+        for game in report.games
+        for board in game.boards
+        if board.replayed
+    ]
+    return f"<p class='note'>Replayed: {escape(', '.join(replayed))}</p>" if replayed else ""
+
+
 def render_html(report: MatchReport, stroke_links: Mapping[int, str] | None = None) -> str:
     """The printable score card; `stroke_links` maps a log event index to a review URL."""
     links = stroke_links or {}
@@ -133,7 +159,11 @@ def render_html(report: MatchReport, stroke_links: Mapping[int, str] | None = No
 <body>
 <h1>Score card: {title}</h1>
 <p class="meta">Rules: {escape(report.rules)} &middot; games {score} &middot; match won by {winner}</p>
+{_header(report)}
 {tables}
+{_remarks(report)}
+<p><b>Match won by {winner}</b> ({score})</p>
+<div class="sign"><div>Loser&rsquo;s signature</div><div>Umpire&rsquo;s signature</div></div>
 </body>
 </html>
 """

@@ -125,6 +125,18 @@ def test_html_has_a_card_row_and_an_opening_list_of_rulings_per_board(report: Ma
     assert "Game won by Asha</td><td colspan='3'>26</td><td colspan='3'>10</td>" in page
 
 
+def test_html_has_the_icf_cards_heading_and_signature_fields(report: MatchReport) -> None:
+    page = render_html(report)
+    assert "<th>Event</th><td>Singles</td>" in page
+    assert "<th>First break by</th><td>Asha</td>" in page
+    for blank in ("Championship / tournament", "Round", "Umpire", "C/B no."):
+        assert f"<th>{blank}</th><td></td>" in page
+    assert "<b>Match won by Asha</b> (2 &ndash; 1)" in page
+    assert "Loser&rsquo;s signature" in page and "Umpire&rsquo;s signature" in page
+    doubles = render_html(report_from_card(("Asha & Ben", "Chen & Dev")))
+    assert "<th>Event</th><td>Doubles</td>" in doubles
+
+
 def test_html_notes_the_cap_and_additional_points(report: MatchReport) -> None:
     page = render_html(report)
     assert page.count("capped at 12") == 1
@@ -159,6 +171,7 @@ def test_html_marks_replayed_boards_and_unfinished_matches(report: MatchReport) 
     )
     page = render_html(unfinished)
     assert "<tr class='replayed'>" in page
+    assert "Replayed: game 1 board 1" in page
     assert "match won by not decided" in page and "Game won by not finished" in page
 
 
