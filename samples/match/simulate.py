@@ -10,6 +10,7 @@ construction, and its log scores to exactly the report built alongside it.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -91,6 +92,9 @@ class MatchSimulation:
     boards: tuple[BoardRecord, ...]
     bump_frames: tuple[int, ...]  # frames at which the camera is bumped (the renderer moves it)
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Wall-clock seconds spent in the physics, the players' planning and in total (for
+    # samples.bench; not part of the truth, and not reproducible).
+    timings: dict[str, float] = field(default_factory=dict, compare=False)
 
     def truth_dict(self) -> dict[str, Any]:
         from samples.truth import match_truth
@@ -119,6 +123,7 @@ class _Match:
         self.pocketed_at: dict[int, int] = {}  # piece -> sample it went in (latest first out)
         self.board_start = 0
         self.board_strokes = 0
+        self.timings = {"physics_s": 0.0, "planning_s": 0.0}
 
     # -- the engine ----------------------------------------------------------------------------
     def rule(self, event: Any) -> Ruling:
@@ -156,6 +161,7 @@ class _Match:
         layout = builder.layout
         on = layout.on_board()
         on[pieces.striker] = False
+        started = time.perf_counter()
         if not board.broken:
             planned = plan_break(player, pieces, layout.xy_mm, on, rng)
         else:
@@ -163,12 +169,16 @@ class _Match:
                 player, pieces, layout.xy_mm, on, self.targets(turn.player), rng, self.params
             )
         shot = planned.shot
+        planned_at = time.perf_counter()
+        self.timings["planning_s"] += planned_at - started
         position_striker(builder, turn.seat, player.skin, shot.striker_xy, shot.velocity, rng, self.pace)
         velocity = np.zeros((pieces.count, 2))
         velocity[pieces.striker] = shot.velocity
+        physics_at = time.perf_counter()
         result = simulate_stroke(
             pieces, builder.layout, velocity, sample_rate=builder.sample_rate, rng=rng, params=self.params
         )
+        self.timings["physics_s"] += time.perf_counter() - physics_at
         hands = stroke_hands(builder, turn.seat, player.skin, shot.striker_xy, shot.velocity, rng, self.pace)
         strike = builder.stroke(result, hands[: result.num_samples])
         builder.hold(len(hands) - result.num_samples, hands[result.num_samples :])
@@ -334,6 +344,7 @@ def simulate_match(
     `skill` is one level (0..1) for every player or one per player in seat order S, E, N, W.
     `camera_bumps_s` are times (seconds) at which the renderer should bump the camera.
     """
+    began = time.perf_counter()
     rng = np.random.default_rng(seed)
     seats = dict(DOUBLES_SEATS if event == "doubles" else SINGLES_SEATS)
     names = [seats[s] for s in ("S", "E", "N", "W") if s in seats]
@@ -404,6 +415,7 @@ def simulate_match(
             }
             for p in players.values()
         },
+        timings={**match.timings, "total_s": time.perf_counter() - began},
     )
 
 
