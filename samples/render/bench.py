@@ -32,10 +32,14 @@ def _timeline(seed: int, toy: float | None, fps: float):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m samples.render.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m samples.render.bench", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--style", default="any")
-    parser.add_argument("--toy", type=float, default=None, help="seconds of the toy timeline instead of a board")
+    parser.add_argument(
+        "--toy", type=float, default=None, help="seconds of the toy timeline instead of a board"
+    )
     args = parser.parse_args(argv)
     fps = 30.0
     t0 = time.perf_counter()
@@ -57,12 +61,17 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "bench.mp4"
             t1 = time.perf_counter()
-            render_video(timeline, path, seed=args.seed, style=args.style, size=(1280, 720), bump_frames=bumps)
+            render_video(
+                timeline, path, seed=args.seed, style=args.style, size=(1280, 720), bump_frames=bumps
+            )
             render_s = time.perf_counter() - t1
             size_mb = path.stat().st_size / 1e6
     finally:
         av.video.stream.VideoStream.encode = original_encode
-    print(f"video: {timeline.num_frames} frames, {duration:.1f} s at {timeline.fps:g} fps, 1280x720, {size_mb:.2f} MB")
+    print(
+        f"video: {timeline.num_frames} frames, {duration:.1f} s at {timeline.fps:g} fps, "
+        f"1280x720, {size_mb:.2f} MB"
+    )
     print(f"simulate: {simulate_s:.2f} s")
     print(f"render+encode: {render_s:.1f} s  (encode {encode_s:.1f} s, draw {render_s - encode_s:.1f} s)")
     print(f"ratio render/duration: {render_s / duration:.2f}  (target <= 2.0)")

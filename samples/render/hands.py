@@ -34,8 +34,8 @@ SLEEVES: tuple[tuple[int, int, int], ...] = (
     (30, 30, 150),
 )
 FOREARM_LENGTH_MM = 420.0
-WRIST_WIDTH_MM = 58.0
-ELBOW_WIDTH_MM = 82.0
+WRIST_WIDTH_MM = 64.0
+ELBOW_WIDTH_MM = 96.0
 FINGER_WIDTH_MM = 17.0
 HAND_HEIGHT_MM = 60.0  # above the surface, for the shadow's length
 

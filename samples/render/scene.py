@@ -109,6 +109,7 @@ class FrameRenderer:
         self.texture = texture
         self.rng = np.random.default_rng(look.seed)
         self.lamp_xy = np.array(look.lamp.hotspot_xy) * g.HALF_SURFACE_MM
+        self.glare_xy = self.lamp_xy * 0.6
         self.set_pose(pose)
         sigma = look.sensor.noise_sigma
         width, height = pose.image_size
@@ -145,7 +146,13 @@ class FrameRenderer:
         inside = (outside <= 0)[..., None]
         combined = np.where(inside, warped.astype(np.float32), floor)
         self.gain = self._gain(grid)
-        self.background = np.clip(combined * self.gain, 0, 255).astype(np.uint8)
+        lit = combined * self.gain
+        glare = self.look.lamp.glare
+        if glare > 0:
+            # The lamp's reflection in a varnished surface: washed-out, on the board only.
+            d2 = ((grid[..., 0] - self.glare_xy[0]) ** 2 + (grid[..., 1] - self.glare_xy[1]) ** 2) / 80.0**2
+            lit += (255.0 * glare * np.exp(-d2) * (outside <= -g.FRAME_BREADTH_RANGE_MM[0]))[..., None]
+        self.background = np.clip(lit, 0, 255).astype(np.uint8)
         sp = self.px_per_mm * 1.25
         self.sprite_scale = sp
         self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
@@ -164,7 +171,21 @@ class FrameRenderer:
         tone = 1.0 + 0.15 * smooth_noise(rng, (h, w), (6, 10)) + 0.04 * smooth_noise(rng, (h, w), (60, 100))
         # The board's own shadow on the table around it.
         shadow = 1.0 - 0.6 * np.exp(-np.clip(outside_mm, 0, None) / 25.0)
-        return np.array(self.look.floor_bgr, np.float32)[None, None, :] * (tone * shadow)[..., None]
+        floor = np.array(self.look.floor_bgr, np.float32)[None, None, :] * (tone * shadow)[..., None]
+        # Clutter around the board (knees, chairs, a cup, a towel): blurred blobs of colour,
+        # so a detector does not learn that everything off the board is plain.
+        clutter = np.zeros((h, w, 3), np.float32)
+        weight = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(0, 7))):
+            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            axes = (int(rng.integers(w // 30, w // 6)), int(rng.integers(h // 30, h // 5)))
+            grey = float(rng.uniform(25, 140))
+            colour = np.clip(grey + rng.normal(0, 25, 3), 10, 220).tolist()  # muted, like cloth
+            angle = float(rng.uniform(0, 180))
+            cv2.ellipse(clutter, centre, axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
+            cv2.ellipse(weight, centre, axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
+        weight = cv2.GaussianBlur(np.clip(weight, 0, 1) * (outside_mm > 40), (0, 0), 3)[..., None]
+        return floor * (1 - weight) + clutter * tone[..., None] * weight
 
     def _gain(self, grid: np.ndarray) -> np.ndarray:
         lamp = self.look.lamp

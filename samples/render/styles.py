@@ -227,6 +227,7 @@ class LampLook:
     vignette: float
     exposure: float
     temperature_k: float
+    glare: float = 0.0  # strength of the lamp's reflection in the varnish (0: matt board)
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,7 @@ def sample_lamp(style: Style, rng: np.random.Generator) -> LampLook:
         vignette=_between(rng, style.vignette),
         exposure=_between(rng, style.exposure),
         temperature_k=_between(rng, style.temperature_k),
+        glare=float(rng.uniform(0.05, 0.25)) if rng.random() < 0.4 else 0.0,
     )
 
 
