@@ -191,6 +191,9 @@ def _validation_to_log_error(exc: ValidationError, data: Any) -> LogError:
     message = error["msg"]
     if error["type"] == "extra_forbidden":
         message = "unknown field (not in carrom-match-log/1)"
+    elif error["type"] == "string_type" and isinstance(error.get("input"), bool | int | float):
+        # YAML reads No, yes, on, off as booleans and 42 as a number: a name must be quoted.
+        message = f"expected text, got {error['input']!r}; put the value in quotes"
     elif error["type"] == "literal_error" and error.get("input") is not None:
         message = f"{error['input']!r} is not allowed; {message[0].lower()}{message[1:]}"
     if loc[:1] == ["events"] and len(loc) >= 2 and isinstance(loc[1], int):

@@ -3,6 +3,7 @@ worked out by hand from the ICF laws (tests/data/sample-match.card.yaml)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,20 @@ def test_key_rulings_cite_the_laws_worked_out_by_hand(report: MatchReport, card:
         assert not missing, f"event {index}: {stroke.ruling!r} cites {list(stroke.laws)}, not {missing}"
         if "to_place" in want:
             assert stroke.to_place.model_dump() == want["to_place"], f"event {index}"
+
+
+def test_evidence_does_not_change_the_card(log: MatchLog, report: MatchReport) -> None:
+    """The rules ignore `evidence`: the sample scores the same without it or with other evidence."""
+    from rules.score import score_log
+
+    def with_evidence(make: Callable[[int], dict | None]) -> MatchLog:
+        events = tuple(event.model_copy(update={"evidence": make(i)}) for i, event in enumerate(log.events))
+        return log.model_copy(update={"events": events})
+
+    bare = with_evidence(lambda i: None)
+    noisy = with_evidence(lambda i: {"frame": i})
+    assert any(event.evidence for event in log.events)
+    assert score_log(bare) == report == score_log(noisy)
 
 
 def test_every_ruling_cites_a_law_and_says_what_happens(report: MatchReport) -> None:

@@ -136,6 +136,14 @@ def test_an_unknown_top_level_field() -> None:
     assert error.field == "venue" and error.event_index is None
 
 
+def test_a_name_yaml_reads_as_a_boolean_asks_for_quotes() -> None:
+    text = "schema: carrom-match-log/1\nseats: {S: Asha, N: No}\nfirst_break: Asha\n"
+    expected = "seats.N': expected text, got False; put the value in quotes"
+    with pytest.raises(LogError, match=re.escape(expected)):
+        parse_log_text(text, "x.yaml")
+    assert parse_log_text(text.replace("N: No", "N: 'No'").replace("first_break: Asha", "first_break: 'No'"))
+
+
 def test_a_missing_required_field() -> None:
     error = error_of(base(events=[{"type": "foul", "player": "Ben"}]))
     assert (error.event_index, error.field) == (0, "reason")
