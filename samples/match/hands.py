@@ -7,6 +7,7 @@ direction from a shoulder point behind the frame (samples.timeline.HandPose).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -21,6 +22,7 @@ SHOULDER_RIGHT_MM = 120.0
 REST_OUT_MM = HALF_SURFACE_MM + FRAME_BREADTH_MM + 40.0
 
 
+@lru_cache(maxsize=8)
 def shoulder(seat: Seat) -> np.ndarray:
     return seat_to_board(seat, SHOULDER_RIGHT_MM, HALF_SURFACE_MM + FRAME_BREADTH_MM + SHOULDER_BACK_MM)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 import numpy as np
 
@@ -74,18 +73,19 @@ def _candidate_starts(seat: Seat) -> tuple[np.ndarray, ...]:
     return tuple(p for p in legal_positions(seat, alongs, (lo + hi) / 2.0) if is_legal(seat, p))
 
 
-def _path_clear(start: np.ndarray, end: np.ndarray, radius: float, xy: np.ndarray, radii: np.ndarray) -> bool:
-    """True when a disc of `radius` can slide from start to end without meeting any other."""
+def _clear(
+    starts: np.ndarray, ends: np.ndarray, radius: float, xy: np.ndarray, radii: np.ndarray
+) -> np.ndarray:
+    """(S,) True where a disc of `radius` can slide from starts[s] to ends[s] without
+    meeting any of the discs at `xy` (one segment per row)."""
     if len(xy) == 0:
-        return True
-    seg = end - start
-    length2 = float(seg @ seg)
-    if length2 == 0.0:
-        return True
-    t = np.clip(((xy - start) @ seg) / length2, 0.0, 1.0)
-    closest = start + t[:, None] * seg
-    gaps = np.linalg.norm(xy - closest, axis=1) - (radii + radius)
-    return bool(np.all(gaps > 0.5))
+        return np.ones(len(starts), dtype=bool)
+    seg = ends - starts
+    length2 = np.maximum((seg * seg).sum(axis=1), 1e-12)
+    t = np.clip(((xy[None] - starts[:, None]) * seg[:, None]).sum(axis=-1) / length2[:, None], 0.0, 1.0)
+    closest = starts[:, None] + t[..., None] * seg[:, None]
+    gaps = np.linalg.norm(xy[None] - closest, axis=-1) - (radii + radius)[None]
+    return np.all(gaps > 0.5, axis=1)
 
 
 def _noisy(velocity: np.ndarray, skill: Skill, rng: np.random.Generator) -> np.ndarray:
@@ -95,30 +95,34 @@ def _noisy(velocity: np.ndarray, skill: Skill, rng: np.random.Generator) -> np.n
     return np.array([c * velocity[0] - s * velocity[1], s * velocity[0] + c * velocity[1]]) * scale
 
 
-def _bank_point(
-    start: np.ndarray, ghost: np.ndarray, axis: int, side: float, limit: float, params: PhysicsParams
-) -> np.ndarray | None:
+def _bank_points(
+    starts: np.ndarray, ghost: np.ndarray, axis: int, side: float, limit: float, params: PhysicsParams
+) -> tuple[np.ndarray, np.ndarray]:
     """Where on the cushion at coordinate[axis] = side * limit the striker must bounce to
-    reach `ghost`, allowing for the cushion's restitution (normal speed scaled by e, the
-    tangential by the slide loss)."""
+    go from each start to `ghost`, allowing for the cushion's restitution (normal speed
+    scaled by e, the tangential by the slide loss); and where such a bounce exists."""
     other = 1 - axis
-    a = side * limit - start[axis]
+    a = side * limit - starts[:, axis]
     g = side * limit - ghost[axis]
-    if a * side <= 0.0 or g * side <= 0.0:
-        return None
+    ok = (a * side > 0.0) & (g * side > 0.0)
     ratio = params.cushion_tangent_keep / params.cushion_restitution
-    along = (abs(a) * ghost[other] + ratio * abs(g) * start[other]) / (abs(a) + ratio * abs(g))
-    point = np.zeros(2)
-    point[axis] = side * limit
-    point[other] = along
-    return point
+    along = (np.abs(a) * ghost[other] + ratio * abs(g) * starts[:, other]) / (np.abs(a) + ratio * abs(g))
+    points = np.empty_like(starts)
+    points[:, axis] = side * limit
+    points[:, other] = along
+    return points, ok
 
 
-def _cushion_factor(incoming: np.ndarray, axis: int, params: PhysicsParams) -> float:
-    """Speed kept through a cushion bounce for a unit incoming direction."""
-    normal = incoming[axis]
-    tangent = incoming[1 - axis]
-    return float(np.hypot(params.cushion_restitution * normal, params.cushion_tangent_keep * tangent))
+def _cushion_factor(incoming: np.ndarray, axis: int, params: PhysicsParams) -> np.ndarray:
+    """(S,) speed kept through a cushion bounce for unit incoming directions (S, 2)."""
+    return np.hypot(
+        params.cushion_restitution * incoming[:, axis], params.cushion_tangent_keep * incoming[:, 1 - axis]
+    )
+
+
+def _unit(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    length = np.maximum(np.linalg.norm(v, axis=-1), 1e-9)
+    return v / length[..., None], length
 
 
 def plan_shot(
@@ -146,59 +150,64 @@ def plan_shot(
     holes = pocket_centres()
     gain = (1.0 + params.striker_coin_restitution) * pieces.mass_g[s] / (pieces.mass_g[s] + pieces.mass_g[0])
     limit = HALF_SURFACE_MM - STRIKER_RADIUS_MM
+    spots = np.array(free).reshape(-1, 2)
     best: tuple[float, int, int, np.ndarray, np.ndarray] | None = None
     for banks in (False, True):
+        if len(spots) == 0:
+            break
         for t in targets:
             if not on_board[t]:
                 continue
             rest = [i for i in others if i != t]
             rest_xy, rest_r = xy_mm[rest], pieces.radius_mm[rest]
             for k, hole in enumerate(holes):
-                to_hole = hole - xy_mm[t]
-                coin_run = float(np.linalg.norm(to_hole)) - POCKET_RADIUS_MM / 2.0
-                u = to_hole / np.linalg.norm(to_hole)
-                if not _path_clear(
-                    xy_mm[t], hole - u * POCKET_RADIUS_MM, pieces.radius_mm[t], rest_xy, rest_r
-                ):
+                u, to_hole = _unit(hole - xy_mm[t])
+                coin_run = float(to_hole) - POCKET_RADIUS_MM / 2.0
+                coin_end = (hole - u * POCKET_RADIUS_MM)[None]
+                if not _clear(xy_mm[t][None], coin_end, pieces.radius_mm[t], rest_xy, rest_r)[0]:
                     continue
                 ghost = xy_mm[t] - u * (pieces.radius_mm[t] + STRIKER_RADIUS_MM)
                 coin_speed = np.sqrt(ARRIVAL_SPEED_MM_S**2 + 2.0 * decel * coin_run)
                 walls = [(axis, side) for axis in (0, 1) for side in (-1.0, 1.0)] if banks else [None]
-                for start in free:
-                    for wall in walls:
-                        legs = [start, ghost]
-                        if wall is not None:
-                            point = _bank_point(start, ghost, wall[0], wall[1], limit, params)
-                            if point is None:
-                                continue
-                            legs = [start, point, ghost]
-                        first = legs[1] - legs[0]
-                        if float(first @ forward) / max(float(np.linalg.norm(first)), 1e-9) < MIN_FORWARD:
-                            continue
-                        last = legs[-1] - legs[-2]
-                        cut = float(last @ u) / max(float(np.linalg.norm(last)), 1e-9)
-                        if cut < MIN_CUT_COS:
-                            continue
-                        if not all(
-                            _path_clear(a, b, STRIKER_RADIUS_MM, rest_xy, rest_r) for a, b in pairwise(legs)
-                        ):
-                            continue
-                        speed = coin_speed / (gain * cut)
-                        run = 0.0
-                        for a, b in reversed(list(pairwise(legs))):
-                            length = float(np.linalg.norm(b - a))
-                            speed = float(np.sqrt(speed**2 + 2.0 * decel * length))
-                            run += length
-                            if a is not start:  # a cushion bounce at `a` on the way to `b`
-                                incoming = (a - legs[0]) / max(float(np.linalg.norm(a - legs[0])), 1e-9)
-                                speed /= _cushion_factor(incoming, wall[0], params)
-                        if speed > MAX_STRIKE_MM_S:
-                            continue
-                        # Harder to pot: thin cuts, long runs, banks; plus a little taste.
-                        score = (1.0 - cut) * 3.0 + (run + coin_run) / 700.0 + rng.uniform(0.0, 0.3)
-                        if best is None or score < best[0]:
-                            direction = first / np.linalg.norm(first)
-                            best = (score, t, k, start, direction * max(speed, MIN_STRIKE_MM_S))
+                for wall in walls:
+                    if wall is None:
+                        turn, ok = np.repeat(ghost[None], len(spots), 0), np.ones(len(spots), dtype=bool)
+                    else:
+                        turn, ok = _bank_points(spots, ghost, wall[0], wall[1], limit, params)
+                    first, run1 = _unit(turn - spots)
+                    last, run2 = _unit(ghost - turn) if wall is not None else (first, np.zeros(len(spots)))
+                    cut = last @ u
+                    ok &= (first @ forward >= MIN_FORWARD) & (cut >= MIN_CUT_COS)
+                    if not ok.any():
+                        continue
+                    ok[ok] = _clear(spots[ok], turn[ok], STRIKER_RADIUS_MM, rest_xy, rest_r)
+                    if wall is not None and ok.any():
+                        ok[ok] = _clear(turn[ok], np.repeat(ghost[None], ok.sum(), 0), STRIKER_RADIUS_MM,
+                                        rest_xy, rest_r)  # fmt: skip
+                    if not ok.any():
+                        continue
+                    contact = coin_speed / (gain * np.maximum(cut, 1e-3))
+                    speed = np.sqrt(contact**2 + 2.0 * decel * run2)
+                    if wall is not None:
+                        speed = speed / _cushion_factor(first, wall[0], params)
+                    speed = np.sqrt(speed**2 + 2.0 * decel * run1)
+                    ok &= speed <= MAX_STRIKE_MM_S
+                    # Harder to pot: thin cuts, long runs; plus a little taste per player.
+                    score = (
+                        (1.0 - cut) * 3.0
+                        + (run1 + run2 + coin_run) / 700.0
+                        + rng.uniform(0.0, 0.3, len(spots))
+                    )
+                    score = np.where(ok, score, np.inf)
+                    j = int(np.argmin(score))
+                    if np.isfinite(score[j]) and (best is None or score[j] < best[0]):
+                        best = (
+                            float(score[j]),
+                            t,
+                            k,
+                            spots[j],
+                            first[j] * max(float(speed[j]), MIN_STRIKE_MM_S),
+                        )
         if best is not None:
             return best[1], best[2], best[3], best[4]
     start = free[rng.integers(len(free))] if free else starts[len(starts) // 2]
