@@ -80,8 +80,11 @@ def sample_scene(style: Style, rng: np.random.Generator) -> SceneLook:
         pieces=PieceLook.sample(rng),
         floor_bgr=FLOORS[int(rng.integers(len(FLOORS)))],
         skin_offset=int(rng.integers(len(hand_art.SKIN_TONES))),
-        sleeve_from=tuple(float(v) for v in rng.choice([0.15, 0.4, 0.7, 1.0], 4)),
-        sleeve_bgr=tuple(hand_art.SLEEVES[int(i)] for i in rng.integers(len(hand_art.SLEEVES), size=4)),
+        sleeve_from=tuple(float(v) for v in rng.choice([0.15, 0.4, 0.7, 1.0], len(hand_art.SKIN_TONES))),
+        sleeve_bgr=tuple(
+            hand_art.SLEEVES[int(i)]
+            for i in rng.integers(len(hand_art.SLEEVES), size=len(hand_art.SKIN_TONES))
+        ),
         seed=int(rng.integers(2**31)),
     )
 

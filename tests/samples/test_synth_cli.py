@@ -15,7 +15,7 @@ import pytest
 
 from calibration.camera import Calibration
 from samples.render.toy import toy_timeline
-from samples.timeline import Timeline
+from samples.timeline import ObjectState, Timeline
 from vision.cli import main
 
 
@@ -130,3 +130,34 @@ def test_stills_writes_pictures_and_their_truth(tmp_path: Path) -> None:
     main(["synth", "stills", "--seed", "2", "--count", "1", "--out", str(again), "--size", "480x270"])
     first = cv2.imread(str(out / "00000.jpg")).astype(int)
     assert np.array_equal(first, cv2.imread(str(again / "00000.jpg")).astype(int))
+
+
+@pytest.mark.slow
+def test_a_real_board_agrees_with_the_simulators_truth(tmp_path: Path) -> None:
+    from samples.render.truth import object_tracks
+
+    out = tmp_path / "board"
+    argv = ["synth", "--seed", "5", "--boards", "1", "--out", str(out), "--size", "320x240", "--quiet"]
+    assert main([*argv, "--name", "b", "--bump-at", "20"]) == 0
+    truth = json.loads((out / "b.truth.json").read_text())
+    log = json.loads((out / "b.match-log.json").read_text())
+    report = json.loads((out / "b.report.json").read_text())
+    assert truth["match"]["match_log"] == log and truth["match"]["report"] == report
+    assert truth["match"]["num_frames"] == truth["video"]["frames"]
+    assert [c["from_frame"] for c in truth["cameras"]] == [0, 600]
+    tracks = object_tracks(truth)
+    ids = [o["id"] for o in truth["objects"]]
+    states = {int(s): s.name.lower() for s in ObjectState}
+    pocketed = 0
+    for stroke in truth["match"]["strokes"]:
+        for item in stroke["pocketed"]:
+            k = ids.index(item["id"])
+            frame = int(item["frame"])
+            assert stroke["first_frame"] <= frame <= stroke["last_frame"]
+            # On the board before the stroke; in the pocket (and not drawn) by the stroke's end.
+            assert states[int(tracks["state"][stroke["first_frame"], k])] == "on_board"
+            assert states[int(tracks["state"][frame, k])] in ("falling", "in_pocket")
+            assert states[int(tracks["state"][stroke["last_frame"], k])] == "in_pocket"
+            assert tracks["visible"][stroke["last_frame"], k] == 0.0
+            pocketed += 1
+    assert pocketed > 0

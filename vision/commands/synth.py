@@ -3,6 +3,8 @@
     carrom synth --seed S --boards N --out DIR [--size 1280x720] [--fps 30] [--style NAME]
         DIR/match.mp4 (H.264), DIR/truth.json (carrom-synth-truth/1 with the simulator's
         per-stroke truth under "match"), DIR/match-log.json, DIR/report.json
+        (with --name NAME: DIR/NAME.mp4, DIR/NAME.truth.json, DIR/NAME.match-log.json,
+        DIR/NAME.report.json, as the committed samples/sample-board.* are)
 
     carrom synth stills --seed S --count N --out DIR [--size 1280x720] [--style NAME]
         DIR/00000.jpg ... and DIR/truth.json (carrom-stills/1: one entry per image)
@@ -64,17 +66,38 @@ def _as_json(data: Any) -> Any:
     return data
 
 
+def output_names(name: str | None) -> dict[str, str]:
+    """The four files' names: the defaults, or all prefixed by `name`."""
+    if name is None:
+        return {"video": "match.mp4", "truth": "truth.json", "log": "match-log.json", "report": "report.json"}
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise UsageError(f"--name: a plain file name prefix such as sample-board, got {name!r}")
+    return {
+        "video": f"{name}.mp4",
+        "truth": f"{name}.truth.json",
+        "log": f"{name}.match-log.json",
+        "report": f"{name}.report.json",
+    }
+
+
 def run_match(args: argparse.Namespace) -> int:
     if args.out is None:
         raise UsageError("--out: required (the folder to write match.mp4 and its truth into)")
     size = parse_size(args.size)
     style = check_style(args.style)
+    output_names(args.name)
     _positive(args.boards, "--boards")
     _positive(args.fps, "--fps")
     from samples.match import simulate_match
     from samples.render.video import render_video, stderr_progress
 
-    sim = simulate_match(seed=args.seed, boards=args.boards, fps=args.fps)
+    bumps = tuple(args.bump_at or ())
+    for t in bumps:
+        if t < 0:
+            raise UsageError(f"--bump-at: a time in seconds from the start, got {t}")
+    sim = simulate_match(
+        seed=args.seed, boards=args.boards, fps=args.fps, **({"camera_bumps_s": bumps} if bumps else {})
+    )
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=".match.", suffix=".mp4", dir=out_dir)
@@ -90,13 +113,14 @@ def run_match(args: argparse.Namespace) -> int:
             bump_frames=tuple(getattr(sim, "bump_frames", ()) or ()),
             progress=None if args.quiet else stderr_progress("carrom synth"),
         )
-        truth["video"]["file"] = "match.mp4"
+        names = output_names(args.name)
+        truth["video"]["file"] = names["video"]
         truth["match"] = _as_json(sim.truth_dict())
         with OutputSet(out_dir) as out:
-            out.add_bytes("match.mp4", tmp.read_bytes())
-            out.add_text("truth.json", json.dumps(truth, separators=(",", ":")) + "\n")
-            out.add_json("match-log.json", _as_json(sim.match_log))
-            out.add_json("report.json", _as_json(sim.report))
+            out.add_bytes(names["video"], tmp.read_bytes())
+            out.add_text(names["truth"], json.dumps(truth, separators=(",", ":")) + "\n")
+            out.add_json(names["log"], _as_json(sim.match_log))
+            out.add_json(names["report"], _as_json(sim.report))
     finally:
         tmp.unlink(missing_ok=True)
     return 0
@@ -154,6 +178,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--style", default="any", help="look preset: any (drawn from the seed), tournament, club, ..."
     )
+    parser.add_argument(
+        "--bump-at",
+        type=float,
+        action="append",
+        metavar="SECONDS",
+        help="knock the camera at this time (repeatable); the truth records the new camera",
+    )
+    parser.add_argument("--name", help="prefix the four files' names (NAME.mp4, NAME.truth.json, ...)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=run_match)
     modes = parser.add_subparsers(dest="synth_mode", metavar="stills")
