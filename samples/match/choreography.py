@@ -11,6 +11,7 @@ from calibration.geometry import STRIKER_RADIUS_MM, Seat, seat_along
 from samples.match.builder import Hands, TimelineBuilder
 from samples.match.hands import path, pose, rest_point
 from samples.physics.simulate import Layout
+from samples.players.placement import is_free
 from samples.timeline import ObjectState
 
 Range = tuple[float, float]
@@ -52,6 +53,10 @@ def position_striker(
     layout = builder.layout
     spot = np.asarray(spot, dtype=float)
     slide_from = spot + seat_along(seat) * rng.uniform(-12.0, 12.0)
+    others = layout.on_board()
+    others[s] = False
+    if not is_free(slide_from, STRIKER_RADIUS_MM, layout.xy_mm[others], builder.pieces.radius_mm[others]):
+        slide_from = spot  # no room to slide in: set it straight down
     if layout.state[s] == ObjectState.ON_BOARD:
         where = layout.xy_mm[s].copy()
         reach = path(rest_point(seat, where), where, _n(builder, rng, pace.reach))

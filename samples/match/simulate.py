@@ -293,7 +293,10 @@ class _Match:
             return
         items: list[dict[str, Any]] = []
         if owed.queen:
-            placer = owed.queen_placer if owed.queen_placer in self.players else "umpire"
+            # ICF 93: the umpire; the self-umpired texts leave it to the players.
+            placer = owed.queen_placer or "umpire"
+            if placer != "umpire" and placer not in self.players:
+                placer = self.state.turn().player
             items += self.put_back(self._in_pocket("queen", 1), placer, "dues", len(self.events))
         coins = self._in_pocket("white", owed.white) + self._in_pocket("black", owed.black)
         if coins:

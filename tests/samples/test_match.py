@@ -121,6 +121,22 @@ def test_doubles_and_camera_bumps() -> None:
     assert len(truth["strokes"]) == len(sim.strokes)
 
 
+@pytest.mark.parametrize("ruleset", ["ecc", "basic"])
+def test_other_rulesets_play_legal_boards(ruleset: str) -> None:
+    sim = simulate_match(7, boards=1, ruleset=ruleset)
+    assert sim.match_log["rules"] == ruleset
+    assert score_log(parse_log(sim.match_log)).to_data() == sim.report
+    assert sim.report["games"][0]["boards"][0]["winner"] in sim.report["sides"]
+
+
+def test_the_umpire_puts_the_queen_back_under_icf() -> None:
+    sim = simulate_match(1, boards=1)
+    queen_back = [p for p in sim.placements if any(i["item"] == "queen" for i in p.items)]
+    assert queen_back and all(p.placer == "umpire" for p in queen_back)
+    coins_back = [p for p in sim.placements if p.placer != "umpire"]
+    assert coins_back and all(p.placer in sim.players for p in coins_back)
+
+
 @pytest.mark.slow
 def test_a_whole_game_runs_to_its_end() -> None:
     sim = simulate_match(11, finish_game=True, skill=0.8)
