@@ -9,8 +9,8 @@ inference, log writing; review images off). The ratio is pipeline fps / decode f
 
 Memory: the pipeline is run over the file looped `--loops` times (one continuous source),
 the resident set size sampled as it goes; its growth per minute of video is fitted and
-extrapolated to one hour. With no --video, a 1080p30 H.264 match is rendered first with
-`carrom synth` (one board).
+extrapolated to one hour. With no --video, the first `--seconds` of a simulated match are
+rendered first at 1920x1080, 30 fps, H.264.
 """
 
 from __future__ import annotations
@@ -109,15 +109,28 @@ def run_pipeline(source: object) -> tuple[float, int, int]:
     return status.frames_read / elapsed, status.frames_detected, status.strokes
 
 
-def make_video(directory: Path, seed: int) -> Path:
-    from vision.cli import main
+def make_video(directory: Path, seed: int, seconds: float) -> Path:
+    """The first `seconds` of a simulated match rendered at 1920x1080, 30 fps, H.264."""
+    from samples.match import simulate_match
+    from samples.render.video import render_video
+    from samples.timeline import Timeline
 
-    code = main(
-        ["synth", "--seed", str(seed), "--boards", "1", "--size", "1920x1080", "--out", str(directory)]
+    timeline = simulate_match(seed, boards=1).timeline
+    n = min(timeline.num_samples, int(seconds * timeline.fps) * timeline.oversample)
+    cut = Timeline(
+        timeline.sample_rate,
+        timeline.oversample,
+        timeline.ids,
+        timeline.classes,
+        timeline.xy_mm[:n],
+        timeline.state[:n],
+        timeline.pocket_of[:n],
+        timeline.hands[:n],
+        timeline.radius_mm,
     )
-    if code != 0:
-        sys.exit(f"vision.bench: carrom synth failed ({code})")
-    return directory / "match.mp4"
+    path = directory / f"bench-{seed}-1080p30.mp4"
+    render_video(cut, path, seed=seed, size=(1920, 1080))
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,9 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--video", type=Path, default=None, help="a 1080p30 H.264 file (default: render one)")
     parser.add_argument("--loops", type=int, default=3, help="plays of the file for the memory test")
     parser.add_argument("--seed", type=int, default=9001, help="seed of the rendered video")
+    parser.add_argument("--seconds", type=float, default=40.0, help="length of the rendered video")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        video = args.video or make_video(Path(tmp), args.seed)
+        video = args.video or make_video(Path(tmp), args.seed, args.seconds)
         first = VideoFileSource(video)
         size = f"{first.size[0]}x{first.size[1]}"
         print(f"video: {video} {size} @ {first.fps:.2f} fps, {first.frame_count} frames")

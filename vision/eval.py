@@ -382,6 +382,35 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
+def make_videos(out: Path, seeds: list[int], size: tuple[int, int], skill: float, bump_every: int) -> None:
+    """Generator videos for the figures, like `carrom synth` (one board each), with a camera
+    bump halfway through every `bump_every`-th one."""
+    from samples.match import simulate_match
+    from samples.render.video import render_video
+
+    for k, seed in enumerate(seeds):
+        folder = out / f"seed-{seed}"
+        if (folder / "report.json").is_file():
+            continue
+        bumps: tuple[float, ...] = ()
+        if bump_every and k % bump_every == bump_every - 1:
+            length = simulate_match(seed, boards=1, skill=skill).timeline.num_frames
+            bumps = (0.5 * length / 30.0,)
+        sim = simulate_match(seed, boards=1, skill=skill, camera_bumps_s=bumps)
+        folder.mkdir(parents=True, exist_ok=True)
+        truth = render_video(
+            sim.timeline, folder / "match.mp4", seed=seed, size=size, bump_frames=sim.bump_frames
+        )
+        truth["match"] = _as_data(sim.truth_dict())
+        (folder / "truth.json").write_text(json.dumps(truth, separators=(",", ":")))
+        (folder / "match-log.json").write_text(json.dumps(_as_data(sim.match_log), indent=1))
+        (folder / "report.json").write_text(json.dumps(_as_data(sim.report), indent=1))
+        print(
+            f"made {folder}: {sim.timeline.num_frames} frames, bumps at {list(sim.bump_frames)}",
+            file=sys.stderr,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.eval", description=__doc__.splitlines()[0])
     parser.add_argument("dirs", nargs="*", type=Path, help="carrom synth output folders")
@@ -391,6 +420,15 @@ def main(argv: list[str] | None = None) -> int:
         help="seeds (A-B,C) of simulated matches to measure stroke inference alone on, without rendering",
     )
     parser.add_argument("--boards", type=int, default=1, help="boards per simulated match (default 1)")
+    parser.add_argument("--make", type=Path, default=None, help="render evaluation videos into this folder")
+    parser.add_argument("--seeds", default="9100-9119", help="seeds of the videos --make renders")
+    parser.add_argument("--size", default="1280x720", help="size of the videos --make renders")
+    parser.add_argument(
+        "--skill", type=float, default=0.85, help="players' skill in the videos --make renders"
+    )
+    parser.add_argument(
+        "--bump-every", type=int, default=3, help="every Nth video --make renders has a camera bump"
+    )
     parser.add_argument(
         "--mode",
         choices=("oracle", "video", "both", "video-truth-camera"),
@@ -402,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the oracle noise")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here too")
     args = parser.parse_args(argv)
+    if args.make is not None:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+        make_videos(args.make, parse_seeds(args.seeds), (width, height), args.skill, args.bump_every)
+        return 0
     modes = ("oracle", "video") if args.mode == "both" else (args.mode,)
     results: dict[str, Any] = {}
     if args.simulate:

@@ -148,3 +148,35 @@ def test_calibration_waits_for_a_clear_view_and_gives_up_with_no_board(tmp_path:
 
 def test_options_are_plain_values() -> None:
     assert PipelineOptions().rest_detect_every >= 1
+
+
+def test_a_bumped_camera_is_refitted_and_the_match_goes_on(tmp_path: Path) -> None:
+    match = scripted()
+    source = DrawnSource(match.timeline())
+    bump_at = 200
+    fits: list[int] = []
+
+    class Monitor:
+        """Says the camera moved once, at `bump_at` (a fresh monitor comes with each fit)."""
+
+        def __init__(self, calibration: Calibration, image: np.ndarray) -> None:
+            pass
+
+        def check(self, gray: np.ndarray) -> bool:
+            return source.current >= bump_at and not fits
+
+        def refit(self, image: np.ndarray) -> Calibration:
+            fits.append(source.current)
+            return source.calibration
+
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    pipeline = Pipeline(
+        recorder,
+        TruthDetector(source),
+        Tracker(),
+        calibrate=lambda image: source.calibration,
+        monitor_factory=Monitor,
+    )
+    status = pipeline.run(source)
+    assert status.recalibrations == [bump_at] and fits == [bump_at]
+    assert status.strokes == len(match.strokes)
