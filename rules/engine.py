@@ -11,8 +11,7 @@ raise `LogError` naming the event index and field.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +29,7 @@ from rules.state import (
     Placement,
     Queen,
     Table,
+    evolve,
     make_table,
 )
 
@@ -118,10 +118,10 @@ def apply(state: MatchState, event: Any) -> tuple[MatchState, Ruling]:
         raise LogError(f"unknown event type {kind!r}", event_index=index, event_type=kind, field="type")
     ctx = _Context(state=state, index=index, kind=kind or "", ruleset=state.table.ruleset)
     board = state.game.board
-    if kind not in ("placed", "forgo"):
+    if kind not in ("placed", "forgo") and not board.pending.empty:
         # Whatever the last event required is now on the board (or was left off; only a
         # `placed` event can say so).
-        board = dataclasses.replace(board, pending=NOTHING, pending_queen_side=None)
+        board = evolve(board, pending=NOTHING, pending_queen_side=None)
     result = handler(ctx, board, event)
     return _commit(ctx, result)
 
@@ -180,7 +180,7 @@ class _Result:
 
 def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
     state, table, game = ctx.state, ctx.table, ctx.game
-    board = dataclasses.replace(result.board, events=result.board.events + 1)
+    board = result.board
     ruling_base = {
         "index": ctx.index,
         "event": ctx.kind,
@@ -195,8 +195,8 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
         "queen": board.queen,
     }
     if result.outcome is None and result.game_conceded_by is None and result.match_conceded_by is None:
-        game = dataclasses.replace(game, board=board)
-        new_state = dataclasses.replace(state, game=game, index=ctx.index + 1)
+        game = evolve(game, board=board)
+        new_state = evolve(state, game=game, index=ctx.index + 1)
         return new_state, Ruling(**ruling_base, next_turn=board.turn)
 
     # The board is over (or abandoned with the game or match).
@@ -222,7 +222,7 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
         board_end = None
 
     winner, how = _game_result(ctx, game, totals, boards, result)
-    ended_game = dataclasses.replace(game, totals=totals, boards=boards, board=None)
+    ended_game = evolve(game, totals=totals, boards=boards, board=None)
     if winner is None and how is None:
         # The game goes on with the next board (a replayed board keeps its number and breaker).
         if board_end is not None and board_end.replayed:
@@ -231,8 +231,8 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
             played = sum(1 for b in boards if not b.outcome.replayed)
             number, breaker = played + 1, breaker_for(table, game.number, played + 1)
         next_board = _new_board(table, number, breaker)
-        game = dataclasses.replace(ended_game, board=next_board)
-        new_state = dataclasses.replace(state, game=game, index=ctx.index + 1)
+        game = evolve(ended_game, board=next_board)
+        new_state = evolve(state, game=game, index=ctx.index + 1)
         ruling = Ruling(
             **{**ruling_base, "laws": tuple(laws), "text": "; ".join(texts)},
             next_turn=breaker,
@@ -240,14 +240,14 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
         )
         return new_state, ruling
 
-    finished = dataclasses.replace(ended_game, winner=winner, over=True, how=how or "")
+    finished = evolve(ended_game, winner=winner, over=True, how=how or "")
     wins = state.wins if winner is None else _add(state.wins, winner, 1)
     laws += ctx.ruleset.cite("56(a)") if result.game_conceded_by is None else ctx.ruleset.cite("139")
     games = (*state.games, finished)
     match_winner, match_how = _match_result(ctx, wins, games, result)
     if match_how is None:
         next_game = _new_game(table, finished.number + 1)
-        new_state = dataclasses.replace(state, game=next_game, games=games, wins=wins, index=ctx.index + 1)
+        new_state = evolve(state, game=next_game, games=games, wins=wins, index=ctx.index + 1)
         texts.append(how or "")
         ruling = Ruling(
             **{**ruling_base, "laws": tuple(laws), "text": "; ".join(t for t in texts if t)},
@@ -258,7 +258,7 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
         return new_state, ruling
     laws += ctx.ruleset.cite("57") if result.match_conceded_by is None else ctx.ruleset.cite("139")
     texts += [how or "", match_how]
-    new_state = dataclasses.replace(
+    new_state = evolve(
         state,
         game=None,
         games=games,
@@ -288,7 +288,7 @@ def _capped(ruleset: Ruleset, outcome: BoardOutcome) -> BoardOutcome:
     points = outcome.raw_points
     if ruleset.board_cap is not None:
         points = min(points, ruleset.board_cap)
-    return dataclasses.replace(outcome, points=points)
+    return evolve(outcome, points=points)
 
 
 def _game_result(
@@ -404,7 +404,7 @@ def _settle_dues(
         placer=placer,
         queen_placer=ctx.ruleset.queen_placer if queen_out else None,
     )
-    new_board = dataclasses.replace(
+    new_board = evolve(
         board,
         white_on_board=counts["white"],
         black_on_board=counts["black"],
@@ -434,8 +434,8 @@ class _Stroke:
     overboard: tuple[str, ...]
 
 
-def _count(items: Iterable[str], what: str) -> int:
-    return sum(1 for item in items if item == what)
+def _count(items: Sequence[str], what: str) -> int:
+    return items.count(what)
 
 
 def _check_items(ctx: _Context, board: BoardState, event: Any) -> None:
@@ -486,7 +486,7 @@ def _rule_stroke(ctx: _Context, board: BoardState, event: Any) -> _Result:
             return _out_of_turn(ctx, board, player)
         laws += ruleset.cite("51")
         words.append(f"{player} played out of turn ({board.turn} had the turn); the stroke stands")
-        board = dataclasses.replace(board, turn=player, strokes_in_turn=0)
+        board = evolve(board, turn=player, strokes_in_turn=0)
 
     improper = improper_reason is not None
     if improper and not ruleset.improper_penalised:
@@ -557,7 +557,7 @@ def _rule_break(
             why = "pocketed the striker" if stroke.striker else f"improper stroke ({improper_reason})"
             laws += ruleset.cite("45(c)")
             words.append(f"break attempt {why} without touching a coin: turn lost, no due or penalty")
-            new = dataclasses.replace(board, turn=nxt, break_attempts=0, strokes_in_turn=0)
+            new = evolve(board, turn=nxt, break_attempts=0, strokes_in_turn=0)
             return _Result(new, stroke.player, tuple(laws), "; ".join(words), False)
         attempts = board.break_attempts + 1
         if attempts < BREAK_CHANCES:
@@ -566,14 +566,14 @@ def _rule_break(
                 f"break not made (no coin touched): chance {attempts + 1} of {BREAK_CHANCES} "
                 f"for {stroke.player}"
             )
-            new = dataclasses.replace(board, break_attempts=attempts, strokes_in_turn=0)
+            new = evolve(board, break_attempts=attempts, strokes_in_turn=0)
             return _Result(new, stroke.player, tuple(laws), "; ".join(words), True)
         laws += ruleset.cite("45(b)")
         words.append(f"break not made in {BREAK_CHANCES} chances: the right to break passes to {nxt}")
-        new = dataclasses.replace(board, turn=nxt, break_attempts=0, strokes_in_turn=0)
+        new = evolve(board, turn=nxt, break_attempts=0, strokes_in_turn=0)
         return _Result(new, stroke.player, tuple(laws), "; ".join(words), False)
 
-    board = dataclasses.replace(board, broken=True, break_attempts=0)
+    board = evolve(board, broken=True, break_attempts=0)
     laws += ruleset.cite("44")
     if stroke.improper:
         # 45(c): an improper break loses the turn "however, due/penalty shall not be
@@ -589,7 +589,7 @@ def _rule_break(
         new, more_laws, more_words = _settle_dues(
             ctx, new, {}, {stroke.own: stroke.n_own}, stroke.queen, stroke.side, stroke.player
         )
-        new = dataclasses.replace(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
+        new = evolve(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
         if not new.pending.empty:
             more_words.append(new.pending.describe())
         return _Result(new, stroke.player, tuple(laws + more_laws), "; ".join(words + more_words), False)
@@ -601,7 +601,7 @@ def _mark_pocketed(board: BoardState, side: int) -> BoardState:
     if board.ever_pocketed[side]:
         return board
     flags = (True, board.ever_pocketed[1]) if side == 0 else (board.ever_pocketed[0], True)
-    return dataclasses.replace(board, ever_pocketed=flags)
+    return evolve(board, ever_pocketed=flags)
 
 
 def _rule_play(ctx: _Context, board: BoardState, s: _Stroke, laws: list[str], words: list[str]) -> _Result:
@@ -808,24 +808,28 @@ def _rule_play(ctx: _Context, board: BoardState, s: _Stroke, laws: list[str], wo
 
     # Coins fall, then what must go back is taken out (78(a)).
     counts = {s.own: own_after, s.opp: opp_after}
-    new = board.with_counts(counts["white"], counts["black"])
-    new = dataclasses.replace(new, queen=QUEEN_ON_BOARD if queen_out else queen)
+    pocketed = list(board.ever_pocketed)
     if s.n_own:
-        new = _mark_pocketed(new, s.side)
+        pocketed[s.side] = True
     if s.n_opp:
-        new = _mark_pocketed(new, 1 - s.side)
-    owed = {s.side: due} if due else {}
-    new, due_laws, due_words = _settle_dues(
-        ctx, new, owed, {s.own: returned_own}, queen_out, s.side, s.player
+        pocketed[1 - s.side] = True
+    turn = s.player if cont else table.next_player(s.player)
+    new = evolve(
+        board,
+        white_on_board=counts["white"],
+        black_on_board=counts["black"],
+        queen=QUEEN_ON_BOARD if queen_out else queen,
+        ever_pocketed=(pocketed[0], pocketed[1]),
+        turn=turn,
+        strokes_in_turn=board.strokes_in_turn + 1 if cont else 0,
     )
+    owed = {s.side: due} if due else {}
+    returned = {s.own: returned_own} if returned_own else {}
+    new, due_laws, due_words = _settle_dues(ctx, new, owed, returned, queen_out, s.side, s.player)
     laws += due_laws
     words += due_words
-    turn = s.player if cont else table.next_player(s.player)
-    new = dataclasses.replace(new, turn=turn, strokes_in_turn=new.strokes_in_turn + 1 if cont else 0)
     if not new.pending.empty:
         words.append(new.pending.describe())
-    if s.overboard and any(item != "striker" for item in s.overboard) and ruleset.base == "icf":
-        pass  # placed by the umpire (65); counts unchanged
     return _Result(new, s.player, tuple(laws), "; ".join(words), cont)
 
 
@@ -931,7 +935,7 @@ def _end_of_board(
                 extra=extra,
                 how=f"both last coins pocketed with the queen on the board: {theirs} is awarded the board",
             )
-            return dataclasses.replace(
+            return evolve(
                 outcome, laws=ruleset.cite("105" + clause, *(("108" + clause,) if s.striker else ()), "52(a)")
             )
         if queen_state == "covered_own":
@@ -1046,7 +1050,7 @@ def _end_of_board(
         coins=my_coins,
         how=f"{mine} pocketed the opponent's last coin: {theirs} has completed and wins the board",
     )
-    return dataclasses.replace(outcome, laws=ruleset.cite("125(b)", "52(a)", "53(a)"))
+    return evolve(outcome, laws=ruleset.cite("125(b)", "52(a)", "53(a)"))
 
 
 # --- events outside strokes --------------------------------------------------------------------
@@ -1103,7 +1107,7 @@ def _rule_placed(ctx: _Context, board: BoardState, event: Any) -> _Result:
     if not words:
         laws += ruleset.cite("78(a)")
         words.append("placed as required")
-    new = dataclasses.replace(
+    new = evolve(
         board,
         white_on_board=counts["white"],
         black_on_board=counts["black"],
@@ -1134,7 +1138,7 @@ def _rule_foul(ctx: _Context, board: BoardState, event: Any) -> _Result:
         turn = table.next_player(player) if at_turn else board.turn
     new, due_laws, due_words = _settle_dues(ctx, board, {side: 1}, {}, False, None, board.turn)
     cont = turn == board.turn and at_turn
-    new = dataclasses.replace(new, turn=turn, strokes_in_turn=new.strokes_in_turn if cont else 0)
+    new = evolve(new, turn=turn, strokes_in_turn=new.strokes_in_turn if cont else 0)
     words = [f"{what} by {player} ({reason}): one coin out for placing by the opponent"]
     words.append(
         "turn continues" if cont else (f"turn passes to {turn}" if at_turn else f"{turn} keeps the turn")
@@ -1165,10 +1169,10 @@ def _rule_forgo(ctx: _Context, board: BoardState, event: Any) -> _Result:
         )
     counts[colour] -= pending_coins
     dues = (0, board.dues[1]) if owner == 0 else (board.dues[0], 0)
-    pending = dataclasses.replace(board.pending, **{colour: 0})
+    pending = evolve(board.pending, **{colour: 0})
     if pending.empty:
         pending = NOTHING
-    new = dataclasses.replace(
+    new = evolve(
         board, white_on_board=counts["white"], black_on_board=counts["black"], dues=dues, pending=pending
     )
     owed = pending_coins + outstanding
