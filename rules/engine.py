@@ -197,6 +197,7 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
     if result.outcome is None and result.game_conceded_by is None and result.match_conceded_by is None:
         game = evolve(game, board=board)
         new_state = evolve(state, game=game, index=ctx.index + 1)
+        ruling_base["text"] = _with_status(ctx, result.text, board)
         return new_state, Ruling(**ruling_base, next_turn=board.turn)
 
     # The board is over (or abandoned with the game or match).
@@ -276,6 +277,21 @@ def _commit(ctx: _Context, result: _Result) -> tuple[MatchState, Ruling]:
         match_end=True,
     )
     return new_state, ruling
+
+
+def _with_status(ctx: _Context, text: str, board: BoardState) -> str:
+    """The ruling's words, plus what changed for the players: who plays next, the queen, dues."""
+    before = ctx.game.board
+    names = ctx.table.side_names
+    words = [text]
+    if before is not None and board.turn != before.turn:
+        words.append(f"{board.turn} to play")
+    if before is not None and board.queen != before.queen and board.queen.where != "on_board":
+        words.append(board.queen.describe(names))
+    if any(board.dues) and (before is None or board.dues != before.dues):
+        owed = [f"{names[side]} {board.dues[side]}" for side in (0, 1) if board.dues[side]]
+        words.append(f"dues outstanding: {', '.join(owed)}")
+    return "; ".join(words)
 
 
 def _add(pair: tuple[int, int], side: int, amount: int) -> tuple[int, int]:
@@ -1116,8 +1132,8 @@ def _rule_placed(ctx: _Context, board: BoardState, event: Any) -> _Result:
         pending=NOTHING,
         pending_queen_side=None,
     )
-    player = required.placer
-    return _Result(new, player, tuple(laws), "; ".join(words), board.strokes_in_turn > 0)
+    # Placing does not move the turn: whoever had it keeps it.
+    return _Result(new, required.placer, tuple(laws), "; ".join(words), True)
 
 
 def _rule_foul(ctx: _Context, board: BoardState, event: Any) -> _Result:
@@ -1165,7 +1181,7 @@ def _rule_forgo(ctx: _Context, board: BoardState, event: Any) -> _Result:
             player,
             ruleset.cite("87(a)"),
             f"{player} forgoes placing: nothing was owed",
-            board.turn == player,
+            True,
         )
     counts[colour] -= pending_coins
     dues = (0, board.dues[1]) if owner == 0 else (board.dues[0], 0)
@@ -1177,7 +1193,7 @@ def _rule_forgo(ctx: _Context, board: BoardState, event: Any) -> _Result:
     )
     owed = pending_coins + outstanding
     text = f"{player} forgoes the {owed} {colour} coin(s) owed by {table.side_names[owner]}"
-    return _Result(new, player, ruleset.cite("87(a)", "80"), text, board.turn == player)
+    return _Result(new, player, ruleset.cite("87(a)", "80"), text, True)
 
 
 def _loss_by_own_coins(ctx: _Context, board: BoardState, side: int, how: str, law: str) -> BoardOutcome:
