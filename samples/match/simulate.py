@@ -57,6 +57,8 @@ class StrokeRecord:
     first_frame: int
     last_frame: int
     touched: bool
+    aimed_at: str | None  # the piece id the player meant to pot (None: no clear shot)
+    aimed_pocket: str | None
     pocketed: tuple[dict[str, Any], ...]  # {"item", "id", "pocket", "frame"} in the order they fell
     overboard: tuple[dict[str, Any], ...]  # {"item", "id", "frame"}
 
@@ -156,7 +158,8 @@ class _Match:
         state, pieces, builder, rng = self.state, self.pieces, self.builder, self.rng
         turn = state.turn()
         board = state.board
-        assert board is not None  # the loop only strikes while a board is in play
+        if board is None:
+            raise RuntimeError("no board in play: the match loop struck after the match ended")
         player = dataclasses.replace(self.players[turn.player], seat=turn.seat)
         layout = builder.layout
         on = layout.on_board()
@@ -235,6 +238,8 @@ class _Match:
                 first_frame=evidence["first_frame"],
                 last_frame=last_frame,
                 touched=touched,
+                aimed_at=None if shot.target is None else pieces.ids[shot.target],
+                aimed_pocket=None if shot.pocket is None else POCKETS[shot.pocket],
                 pocketed=tuple(pocketed),
                 overboard=tuple(overboard),
             )
@@ -371,7 +376,8 @@ def simulate_match(
     while not match.state.over:
         board = match.state.board
         game = match.state.game_number
-        assert board is not None
+        if board is None:  # the engine ended the match
+            break
         if match.board_strokes >= max_strokes_per_board:
             ruling = match.rule(ConcedeEvent(type="concede", player=match.state.turn().player, scope="board"))
         else:

@@ -125,6 +125,75 @@ def _unit(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v / length[..., None], length
 
 
+@dataclass(frozen=True)
+class _Pot:
+    """One way to pot `target` into `pocket`: where the striker must meet it and how fast
+    the coin must leave, plus the pieces that could be in the way."""
+
+    target: int
+    pocket: int
+    ghost: np.ndarray  # the striker's centre at the moment of contact
+    line: np.ndarray  # unit vector, coin to pocket
+    coin_run: float
+    coin_speed: float
+    obstacles_xy: np.ndarray
+    obstacles_r: np.ndarray
+
+
+def _pots(
+    pieces: PieceSet, xy_mm: np.ndarray, others: list[int], targets: list[int], decel: float
+) -> list[_Pot]:
+    """Every (target, pocket) whose coin path to the pocket is clear."""
+    pots = []
+    for t in targets:
+        rest = [i for i in others if i != t]
+        rest_xy, rest_r = xy_mm[rest], pieces.radius_mm[rest]
+        for k, hole in enumerate(pocket_centres()):
+            line, to_hole = _unit(hole - xy_mm[t])
+            coin_end = (hole - line * POCKET_RADIUS_MM)[None]
+            if not _clear(xy_mm[t][None], coin_end, pieces.radius_mm[t], rest_xy, rest_r)[0]:
+                continue
+            coin_run = float(to_hole) - POCKET_RADIUS_MM / 2.0
+            ghost = xy_mm[t] - line * (pieces.radius_mm[t] + STRIKER_RADIUS_MM)
+            speed = float(np.sqrt(ARRIVAL_SPEED_MM_S**2 + 2.0 * decel * coin_run))
+            pots.append(_Pot(t, k, ghost, line, coin_run, speed, rest_xy, rest_r))
+    return pots
+
+
+def _routes(
+    spots: np.ndarray, pot: _Pot, wall: tuple[int, float] | None, forward: np.ndarray, gain: float,
+    params: PhysicsParams,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """For each striker spot, the difficulty of playing `pot` straight (wall None) or off
+    one cushion, and the strike velocity it needs; difficulty inf where it cannot be done."""
+    n = len(spots)
+    ghost = np.repeat(pot.ghost[None], n, 0)
+    if wall is None:
+        turn, ok = ghost, np.ones(n, dtype=bool)
+    else:
+        limit = HALF_SURFACE_MM - STRIKER_RADIUS_MM
+        turn, ok = _bank_points(spots, pot.ghost, wall[0], wall[1], limit, params)
+    first, run1 = _unit(turn - spots)
+    last, run2 = _unit(ghost - turn) if wall is not None else (first, np.zeros(n))
+    cut = last @ pot.line
+    ok &= (first @ forward >= MIN_FORWARD) & (cut >= MIN_CUT_COS)
+    for a, b in [(spots, turn)] + ([(turn, ghost)] if wall is not None else []):
+        if ok.any():
+            ok[ok] = _clear(a[ok], b[ok], STRIKER_RADIUS_MM, pot.obstacles_xy, pot.obstacles_r)
+    # Backwards from the pocket: the coin's speed, the striker's at contact (momentum
+    # transfer along the line of centres), through the cushion, back to the base line.
+    speed = np.sqrt(
+        (pot.coin_speed / (gain * np.maximum(cut, 1e-3))) ** 2 + 2.0 * params.deceleration_mm_s2 * run2
+    )
+    if wall is not None:
+        speed = speed / _cushion_factor(first, wall[0], params)
+    speed = np.sqrt(speed**2 + 2.0 * params.deceleration_mm_s2 * run1)
+    ok &= speed <= MAX_STRIKE_MM_S
+    # Harder to pot: thin cuts and long runs.
+    difficulty = (1.0 - cut) * 3.0 + (run1 + run2 + pot.coin_run) / 700.0
+    return np.where(ok, difficulty, np.inf), first * np.maximum(speed, MIN_STRIKE_MM_S)[:, None]
+
+
 def plan_shot(
     pieces: PieceSet,
     xy_mm: np.ndarray,
@@ -143,75 +212,27 @@ def plan_shot(
     """
     s = pieces.striker
     others = [i for i in range(pieces.count) if on_board[i] and i != s]
-    decel = params.deceleration_mm_s2
     starts = _candidate_starts(seat)
     free = [p for p in starts if is_free(p, STRIKER_RADIUS_MM, xy_mm[others], pieces.radius_mm[others])]
     forward = -seat_normal(seat)
-    holes = pocket_centres()
     gain = (1.0 + params.striker_coin_restitution) * pieces.mass_g[s] / (pieces.mass_g[s] + pieces.mass_g[0])
-    limit = HALF_SURFACE_MM - STRIKER_RADIUS_MM
     spots = np.array(free).reshape(-1, 2)
-    best: tuple[float, int, int, np.ndarray, np.ndarray] | None = None
-    for banks in (False, True):
-        if len(spots) == 0:
-            break
-        for t in targets:
-            if not on_board[t]:
-                continue
-            rest = [i for i in others if i != t]
-            rest_xy, rest_r = xy_mm[rest], pieces.radius_mm[rest]
-            for k, hole in enumerate(holes):
-                u, to_hole = _unit(hole - xy_mm[t])
-                coin_run = float(to_hole) - POCKET_RADIUS_MM / 2.0
-                coin_end = (hole - u * POCKET_RADIUS_MM)[None]
-                if not _clear(xy_mm[t][None], coin_end, pieces.radius_mm[t], rest_xy, rest_r)[0]:
-                    continue
-                ghost = xy_mm[t] - u * (pieces.radius_mm[t] + STRIKER_RADIUS_MM)
-                coin_speed = np.sqrt(ARRIVAL_SPEED_MM_S**2 + 2.0 * decel * coin_run)
-                walls = [(axis, side) for axis in (0, 1) for side in (-1.0, 1.0)] if banks else [None]
-                for wall in walls:
-                    if wall is None:
-                        turn, ok = np.repeat(ghost[None], len(spots), 0), np.ones(len(spots), dtype=bool)
-                    else:
-                        turn, ok = _bank_points(spots, ghost, wall[0], wall[1], limit, params)
-                    first, run1 = _unit(turn - spots)
-                    last, run2 = _unit(ghost - turn) if wall is not None else (first, np.zeros(len(spots)))
-                    cut = last @ u
-                    ok &= (first @ forward >= MIN_FORWARD) & (cut >= MIN_CUT_COS)
-                    if not ok.any():
-                        continue
-                    ok[ok] = _clear(spots[ok], turn[ok], STRIKER_RADIUS_MM, rest_xy, rest_r)
-                    if wall is not None and ok.any():
-                        ok[ok] = _clear(turn[ok], np.repeat(ghost[None], ok.sum(), 0), STRIKER_RADIUS_MM,
-                                        rest_xy, rest_r)  # fmt: skip
-                    if not ok.any():
-                        continue
-                    contact = coin_speed / (gain * np.maximum(cut, 1e-3))
-                    speed = np.sqrt(contact**2 + 2.0 * decel * run2)
-                    if wall is not None:
-                        speed = speed / _cushion_factor(first, wall[0], params)
-                    speed = np.sqrt(speed**2 + 2.0 * decel * run1)
-                    ok &= speed <= MAX_STRIKE_MM_S
-                    # Harder to pot: thin cuts, long runs; plus a little taste per player.
-                    score = (
-                        (1.0 - cut) * 3.0
-                        + (run1 + run2 + coin_run) / 700.0
-                        + rng.uniform(0.0, 0.3, len(spots))
-                    )
-                    score = np.where(ok, score, np.inf)
-                    j = int(np.argmin(score))
-                    if np.isfinite(score[j]) and (best is None or score[j] < best[0]):
-                        best = (
-                            float(score[j]),
-                            t,
-                            k,
-                            spots[j],
-                            first[j] * max(float(speed[j]), MIN_STRIKE_MM_S),
-                        )
-        if best is not None:
-            return best[1], best[2], best[3], best[4]
-    start = free[rng.integers(len(free))] if free else starts[len(starts) // 2]
     aims = [t for t in targets if on_board[t]]
+    pots = _pots(pieces, xy_mm, others, aims, params.deceleration_mm_s2) if len(spots) else []
+    cushions: list[tuple[int, float] | None] = [(axis, side) for axis in (0, 1) for side in (-1.0, 1.0)]
+    for walls in ([None], cushions):
+        best: tuple[float, _Pot, np.ndarray, np.ndarray] | None = None
+        for pot in pots:
+            for wall in walls:
+                difficulty, velocity = _routes(spots, pot, wall, forward, gain, params)
+                # A little taste per player: equal shots are not always chosen alike.
+                score = difficulty + rng.uniform(0.0, 0.3, len(spots))
+                j = int(np.argmin(score))
+                if np.isfinite(score[j]) and (best is None or score[j] < best[0]):
+                    best = (float(score[j]), pot, spots[j], velocity[j])
+        if best is not None:
+            return best[1].target, best[1].pocket, best[2], best[3]
+    start = free[rng.integers(len(free))] if free else starts[len(starts) // 2]
     goal = min(aims, key=lambda t: float(np.linalg.norm(xy_mm[t] - start))) if aims else None
     point = xy_mm[goal] if goal is not None else np.zeros(2)
     direction = point - start

@@ -78,6 +78,16 @@ def test_pocketed_pieces_vanish_at_their_pocket_in_the_frame_the_log_says(sim: M
     assert checked > 0
 
 
+def test_players_aim_at_their_own_colour_or_the_queen(sim: MatchSimulation) -> None:
+    board = sim.report["games"][0]["boards"][0]
+    aimed = [s for s in sim.strokes if not s.break_shot and s.aimed_at is not None]
+    assert aimed
+    for stroke in aimed:
+        own = "white" if board["white"] == stroke.player else "black"
+        item = sim.timeline.classes[sim.timeline.ids.index(stroke.aimed_at)]
+        assert item in (own, "queen")
+
+
 def test_placements_put_the_pieces_where_the_truth_says(sim: MatchSimulation) -> None:
     tl = sim.timeline
     for placement in sim.placements:
@@ -130,10 +140,15 @@ def test_other_rulesets_play_legal_boards(ruleset: str) -> None:
 
 
 def test_the_umpire_puts_the_queen_back_under_icf() -> None:
-    sim = simulate_match(1, boards=1)
-    queen_back = [p for p in sim.placements if any(i["item"] == "queen" for i in p.items)]
+    queen_back: list = []
+    coins_back: list = []
+    for seed in range(12):  # until a board where an uncovered queen goes back
+        sim = simulate_match(seed, boards=1)
+        queen_back += [p for p in sim.placements if any(i["item"] == "queen" for i in p.items)]
+        coins_back += [p for p in sim.placements if p.placer != "umpire"]
+        if queen_back and coins_back:
+            break
     assert queen_back and all(p.placer == "umpire" for p in queen_back)
-    coins_back = [p for p in sim.placements if p.placer != "umpire"]
     assert coins_back and all(p.placer in sim.players for p in coins_back)
 
 
