@@ -9,6 +9,8 @@ from calibration.geometry import POCKETS, inside_outer_circle, striker_placement
 from rules.log import parse_log
 from rules.score import score_log
 from samples.match import MatchSimulation, simulate_match
+from samples.physics import PhysicsParams, standard_pieces
+from samples.players import break_layout
 from samples.timeline import ObjectState
 
 
@@ -152,9 +154,39 @@ def test_the_umpire_puts_the_queen_back_under_icf() -> None:
     assert coins_back and all(p.placer in sim.players for p in coins_back)
 
 
+def test_overboard_pieces_are_logged_and_put_back_by_the_umpire() -> None:
+    jumpy = PhysicsParams(jump_speed_m_s=1.5, jump_probability_per_m_s=0.5, jump_probability_max=0.5)
+    sim = simulate_match(2, boards=1, params=jumpy)
+    assert score_log(parse_log(sim.match_log)).to_data() == sim.report
+    jumped = [(s, o) for s in sim.strokes for o in s.overboard if o["item"] != "striker"]
+    assert jumped
+    returned = [i for p in sim.placements if p.reason == "overboard" for i in p.items]
+    assert all(p.placer == "umpire" for p in sim.placements if p.reason == "overboard")
+    for stroke, item in jumped:
+        logged = sim.match_log["events"][stroke.event_index]
+        assert item["item"] in logged["overboard"]
+        later = [r for r in returned if r["id"] == item["id"] and r["frame"] >= stroke.last_frame]
+        board_over = stroke.event_index == max(s.event_index for s in sim.strokes)
+        assert later or board_over  # law 65: back in the centre before the next stroke
+    for r in returned:
+        assert inside_outer_circle(np.array(r["xy_mm"]))
+
+
 @pytest.mark.slow
 def test_a_whole_game_runs_to_its_end() -> None:
     sim = simulate_match(11, finish_game=True, skill=0.8)
     game = sim.report["games"][0]
     assert game["winner"] in sim.report["sides"]
     assert score_log(parse_log(sim.match_log)).to_data() == sim.report
+    assert len(sim.boards) == len(game["boards"]) >= 2
+    tl = sim.timeline
+    pieces = standard_pieces()
+    for record in sim.boards:
+        # Each board starts from the law 41 arrangement set for its breaker's seat.
+        first = next(s for s in sim.strokes if (s.game, s.board) == (record.game, record.board))
+        assert first.break_shot and first.player == record.breaker
+        expected = break_layout(pieces, first.seat)
+        sample = tl.frame_samples(record.first_frame).start
+        coins = expected.on_board()
+        assert np.all(tl.state[sample, coins] == ObjectState.ON_BOARD)
+        assert np.allclose(tl.xy_mm[sample, coins], expected.xy_mm[coins], atol=1e-3)
