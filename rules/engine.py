@@ -392,7 +392,7 @@ def _settle_dues(
     counts = {"white": board.white_on_board, "black": board.black_on_board}
     dues = list(board.dues)
     place = {"white": 0, "black": 0}
-    placer: str | None = None
+    placers: dict[str, str | None] = {"white": None, "black": None}
     for colour in ("white", "black"):
         side = board.side_of_colour(colour)
         back = returned.get(colour, 0)
@@ -404,7 +404,7 @@ def _settle_dues(
         if total:
             place[colour] = total
             counts[colour] += total
-            placer = _placer_for(ctx, side, turn_player)
+            placers[colour] = _placer_for(ctx, side, turn_player)
         if owed.get(side, 0) and dues[side]:
             laws += ctx.ruleset.cite("72(c)")
             words.append(f"{dues[side]} due outstanding against {ctx.table.side_names[side]}")
@@ -417,7 +417,8 @@ def _settle_dues(
         white=place["white"],
         black=place["black"],
         queen=queen_out,
-        placer=placer,
+        white_by=placers["white"],
+        black_by=placers["black"],
         queen_placer=ctx.ruleset.queen_placer if queen_out else None,
     )
     new_board = evolve(
@@ -1185,7 +1186,7 @@ def _rule_forgo(ctx: _Context, board: BoardState, event: Any) -> _Result:
         )
     counts[colour] -= pending_coins
     dues = (0, board.dues[1]) if owner == 0 else (board.dues[0], 0)
-    pending = evolve(board.pending, **{colour: 0})
+    pending = evolve(board.pending, **{colour: 0, f"{colour}_by": None})
     if pending.empty:
         pending = NOTHING
     new = evolve(

@@ -65,32 +65,41 @@ QUEEN_ON_BOARD = Queen()
 class Placement:
     """What must be put back on the board before the next stroke, and by whom.
 
-    `white`/`black` are due, penalty and returned coins placed inside the outer circle by
-    `placer` (ICF 78); `queen` is placed in the centre circle by `queen_placer` (ICF 93).
+    `white`/`black` are due, penalty and returned coins, placed inside the outer circle by
+    `white_by`/`black_by` (ICF 78: the opponent of the coins' owner, in doubles the one on the
+    right of the player having the turn); `queen` is placed in the centre circle by
+    `queen_placer` (ICF 93: the umpire).
     """
 
     white: int = 0
     black: int = 0
     queen: bool = False
-    placer: str | None = None
+    white_by: str | None = None
+    black_by: str | None = None
     queen_placer: str | None = None
 
     @property
     def empty(self) -> bool:
         return not (self.white or self.black or self.queen)
 
+    @property
+    def placer(self) -> str | None:
+        """Who places the coins (the white placer if both colours are owed, which is rare)."""
+        return self.white_by if self.white else self.black_by
+
     def count(self, colour: Colour) -> int:
         return self.white if colour == "white" else self.black
 
+    def placer_of(self, colour: Colour) -> str | None:
+        return self.white_by if colour == "white" else self.black_by
+
     def describe(self) -> str:
-        parts = []
-        if self.white:
-            parts.append(f"{self.white} white")
-        if self.black:
-            parts.append(f"{self.black} black")
-        coins = " and ".join(parts)
         words = []
-        if coins:
+        if self.white and self.black and self.white_by != self.black_by:
+            words.append(f"{self.white} white to be placed by {self.white_by}")
+            words.append(f"{self.black} black to be placed by {self.black_by}")
+        elif self.white or self.black:
+            coins = " and ".join(f"{n} {c}" for n, c in ((self.white, "white"), (self.black, "black")) if n)
             words.append(f"{coins} to be placed by {self.placer}")
         if self.queen:
             by = f"the {self.queen_placer}" if self.queen_placer == "umpire" else self.queen_placer
@@ -338,8 +347,15 @@ class MatchState:
         return {self.table.side_names[side]: totals[side] for side in (0, 1)}
 
     def seat_of(self, player: str) -> Seat:
-        """The seat of a player in the game in play, after the changes of sides of 58/59."""
-        seats = seats_for_game(self.table, self.game_number)
+        """The seat of a player in the game in play, after the changes of sides of 58-60."""
+        game = self.game
+        changes = max(self.game_number - 1, 0)
+        deciding = self.ruleset.games_per_match > 1 and self.game_number == self.ruleset.games_per_match
+        # 60(a): in the deciding game sides change once more, after the fourth board or when
+        # either side reaches 13 points, whichever is earlier.
+        if game is not None and deciding and (game.boards_played >= 4 or max(game.totals) >= 13):
+            changes += 1
+        seats = seats_for_game(self.table, changes + 1)
         return next(seat for seat, name in seats if name == player)
 
     def _board_or_raise(self) -> BoardState:

@@ -176,3 +176,21 @@ def test_law_84_to_90_placing_mistakes_are_fouls() -> None:
         assert "64(a)" in rulings[-1].laws
         assert rulings[-1].to_place.white == 1
         assert state.turn().player == "Ben"
+
+
+def test_law_79_81_dues_are_placed_as_soon_as_the_stroke_is_complete() -> None:
+    """The log cannot show the space on the board: the engine takes the dues out at once (81),
+    and a later `placed` event that leaves some off is read under 83."""
+    state, rulings = run([stroke("white", "white"), stroke("striker")])
+    assert rulings[-1].to_place.white == 1 and state.to_place().white == 1
+    state, rulings = run([stroke("white", "white"), stroke("striker"), miss()])
+    assert state.to_place().empty and state.coins_on_board()["white"] == 8
+
+
+def test_law_78b_both_colours_owed_at_once_have_their_own_placers() -> None:
+    # Ben owes an outstanding due; Asha pockets a black (Ben's due, placed by Asha, 78(b)(ii))
+    # with a white and the striker (75: the white and a due, placed by Ben).
+    ruling = last([stroke("white"), miss(), stroke("striker"), stroke("white", "black", "striker")])
+    owed = ruling.to_place
+    assert (owed.white, owed.black) == (2, 1)
+    assert (owed.placer_of("white"), owed.placer_of("black")) == ("Ben", "Asha")

@@ -137,3 +137,12 @@ def test_law_140_replayed_board_keeps_its_number_and_breaker() -> None:
     assert [b.number for b in boards] == [1, 1]
     assert boards[0].replayed and boards[0].winner is None and boards[0].points == 0
     assert boards[1].break_by == "Asha" and not boards[1].replayed
+
+
+def test_law_60a_deciding_game_changes_sides_after_the_fourth_board() -> None:
+    clear = stroke(*(["white"] * 9))  # 107(a): 3 points to the other side each board
+    two_games = [clear] * 18  # each game: 8 boards tied 12-12, then the extra board
+    state, _ = run([*two_games, clear, clear, clear])
+    assert state.game_number == 3 and state.seat_of("Asha") == "S"  # changed twice (58)
+    state, _ = run([*two_games, clear, clear, clear, clear])
+    assert state.seat_of("Asha") == "N" and state.seat_of("Ben") == "S"
