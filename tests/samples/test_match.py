@@ -154,6 +154,16 @@ def test_the_umpire_puts_the_queen_back_under_icf() -> None:
     assert coins_back and all(p.placer in sim.players for p in coins_back)
 
 
+def test_a_board_that_drags_on_is_conceded_at_the_stroke_cap() -> None:
+    sim = simulate_match(0, boards=1, max_strokes_per_board=4)
+    strokes = [e for e in sim.match_log["events"] if e["type"] == "stroke"]
+    assert len(strokes) == 4
+    last = sim.match_log["events"][-1]
+    assert last["type"] == "concede" and last["scope"] == "board"
+    assert score_log(parse_log(sim.match_log)).to_data() == sim.report
+    assert sim.report["games"][0]["boards"][0]["winner"] in sim.report["sides"]
+
+
 def test_overboard_pieces_are_logged_and_put_back_by_the_umpire() -> None:
     jumpy = PhysicsParams(jump_speed_m_s=1.5, jump_probability_per_m_s=0.5, jump_probability_max=0.5)
     sim = simulate_match(2, boards=1, params=jumpy)
