@@ -43,6 +43,11 @@ class Dice:
 CALM = Dice()
 # Long boards: few coins fall, so a 3-game match runs to hundreds of strokes.
 SLOW = Dice(pocket_own=0.2, pocket_opp=0.03, queen=0.04, striker=0.03, improper=0.02)
+# Everything that can go wrong, often: strokes out of turn, fouls, improper strokes.
+ROUGH = Dice(
+    pocket_opp=0.15, queen=0.12, striker=0.12, improper=0.1, overboard=0.06, foul=0.03,
+    short_placing=0.15, replay=0.005, out_of_turn=0.01,
+)  # fmt: skip
 
 
 def _stroke(rng: random.Random, state: MatchState, dice: Dice) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from rules.engine import apply, start
 from rules.log import parse_log
-from rules.random_play import random_log
+from rules.random_play import CALM, ROUGH, Dice, random_log
 from rules.rulesets import BASIC, ECC, ICF, Ruleset
 from rules.score import score_log
 
@@ -17,15 +17,18 @@ RULESETS = st.sampled_from([ICF, ECC, BASIC])
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _log(seed: int, doubles: bool, ruleset: Ruleset):
-    return random_log(seed, doubles=doubles, ruleset=ruleset, max_events=1500)
+DICE = st.sampled_from([CALM, ROUGH])
+
+
+def _log(seed: int, doubles: bool, ruleset: Ruleset, dice: Dice = CALM):
+    return random_log(seed, doubles=doubles, ruleset=ruleset, dice=dice, max_events=1500)
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS)
-def test_coins_are_conserved(seed: int, doubles: bool, ruleset: Ruleset) -> None:
+@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS, dice=DICE)
+def test_coins_are_conserved(seed: int, doubles: bool, ruleset: Ruleset, dice: Dice) -> None:
     """Nine of each colour and one queen: every stroke moves exactly what fell and what went back."""
-    log = _log(seed, doubles, ruleset)
+    log = _log(seed, doubles, ruleset, dice)
     state = start(log, ruleset)
     for event in log.events:
         before = state.board
@@ -46,9 +49,9 @@ def test_coins_are_conserved(seed: int, doubles: bool, ruleset: Ruleset) -> None
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS)
-def test_boards_capped_and_totals_never_fall(seed: int, doubles: bool, ruleset: Ruleset) -> None:
-    report = score_log(_log(seed, doubles, ruleset), ruleset)
+@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS, dice=DICE)
+def test_boards_capped_and_totals_never_fall(seed: int, doubles: bool, ruleset: Ruleset, dice: Dice) -> None:
+    report = score_log(_log(seed, doubles, ruleset, dice), ruleset)
     for game in report.games:
         running = dict.fromkeys(report.sides, 0)
         for board in game.boards:
@@ -66,10 +69,12 @@ def test_boards_capped_and_totals_never_fall(seed: int, doubles: bool, ruleset: 
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS)
-def test_a_game_ends_exactly_when_the_laws_say(seed: int, doubles: bool, ruleset: Ruleset) -> None:
+@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS, dice=DICE)
+def test_a_game_ends_exactly_when_the_laws_say(
+    seed: int, doubles: bool, ruleset: Ruleset, dice: Dice
+) -> None:
     """56: a game ends on reaching the target, or after the last board with a leader."""
-    report = score_log(_log(seed, doubles, ruleset), ruleset)
+    report = score_log(_log(seed, doubles, ruleset, dice), ruleset)
 
     def over(totals: dict[str, int], counted: int) -> bool:
         if max(totals.values()) >= ruleset.game_points:
@@ -93,10 +98,10 @@ def test_a_game_ends_exactly_when_the_laws_say(seed: int, doubles: bool, ruleset
 
 
 @SETTINGS
-@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS)
-def test_replaying_a_log_is_deterministic(seed: int, doubles: bool, ruleset: Ruleset) -> None:
-    log = _log(seed, doubles, ruleset)
+@given(seed=st.integers(0, 10**6), doubles=st.booleans(), ruleset=RULESETS, dice=DICE)
+def test_replaying_a_log_is_deterministic(seed: int, doubles: bool, ruleset: Ruleset, dice: Dice) -> None:
+    log = _log(seed, doubles, ruleset, dice)
     first = score_log(log, ruleset)
     again = score_log(parse_log(json.loads(log.model_dump_json(by_alias=True, exclude_none=True))), ruleset)
     assert first == again
-    assert random_log(seed, doubles=doubles, ruleset=ruleset, max_events=1500) == log
+    assert _log(seed, doubles, ruleset, dice) == log
