@@ -303,10 +303,14 @@ class _Match:
             if placer != "umpire" and placer not in self.players:
                 placer = self.state.turn().player
             items += self.put_back(self._in_pocket("queen", 1), placer, "dues", len(self.events))
-        coins = self._in_pocket("white", owed.white) + self._in_pocket("black", owed.black)
-        if coins:
-            placer = owed.placer if owed.placer in self.players else self.state.turn().player
-            items += self.put_back(coins, placer, "dues", len(self.events))
+        for colour in ("white", "black"):
+            coins = self._in_pocket(colour, owed.count(colour))
+            if coins:
+                # ICF 78: the owner's opponent (in doubles the one on the striker's right).
+                placer = owed.placer_of(colour)
+                if placer not in self.players:
+                    placer = self.state.turn().player
+                items += self.put_back(coins, placer, "dues", len(self.events))
         evidence = {"placed": items}
         self.rule(PlacedEvent(type="placed", items=tuple(i["item"] for i in items), evidence=evidence))
 
