@@ -7,6 +7,21 @@ code is written against), and says in plain words what happens.
 
 Impossible logs (a 10th white pocketed, an unknown player, a stroke after the match ended)
 raise `LogError` naming the event index and field.
+
+Playing a legal match through the engine (what the simulator does)::
+
+    state = new_match({"S": "Asha", "N": "Ben"}, first_break="Asha")
+    while not state.match_over:
+        turn = state.turn()                    # player, seat, side
+        colour = state.colour_of(turn.player)  # "white" for the breaker's side (43)
+        left = state.coins_on_board()          # {"white": n, "black": m}; queen: state.queen_status()
+        event = StrokeEvent(type="stroke", pocketed=(...))   # rules.log models
+        state, ruling = apply(state, event)
+        owed = state.to_place()                # Placement: white/black/queen and who places them
+        # ruling.board_end / ruling.game_end / ruling.match_end say what just ended.
+
+`state.next_breaker()` names who breaks the next board; `state.dues_outstanding()` what is
+owed but not yet available. Coin counts include what `to_place()` requires as already put back.
 """
 
 from __future__ import annotations
@@ -1153,13 +1168,21 @@ def _rule_foul(ctx: _Context, board: BoardState, event: Any) -> _Result:
         law = "64(a)"
         what = "foul"
         turn = table.next_player(player) if at_turn else board.turn
-    new, due_laws, due_words = _settle_dues(ctx, board, {side: 1}, {}, False, None, board.turn)
-    cont = turn == board.turn and at_turn
+    # A turn lost while the queen waits for its cover loses the cover too (96).
+    queen_out = turn != board.turn and board.queen.where == "awaiting_cover"
+    queen_side = board.queen.side
+    if queen_out:
+        board = evolve(board, queen=QUEEN_ON_BOARD)
+    new, due_laws, due_words = _settle_dues(ctx, board, {side: 1}, {}, queen_out, queen_side, board.turn)
+    cont = turn == board.turn
     new = evolve(new, turn=turn, strokes_in_turn=new.strokes_in_turn if cont else 0)
     words = [f"{what} by {player} ({reason}): one coin out for placing by the opponent"]
     words.append(
-        "turn continues" if cont else (f"turn passes to {turn}" if at_turn else f"{turn} keeps the turn")
+        ("turn continues" if at_turn else f"{turn} keeps the turn") if cont else f"turn passes to {turn}"
     )
+    if queen_out:
+        due_laws.extend(ruleset.cite("96"))
+        words.append("the queen was not covered: it goes back")
     words += due_words
     if not new.pending.empty:
         words.append(new.pending.describe())

@@ -143,3 +143,10 @@ def test_law_114_using_dues_for_a_shot_with_the_queen_is_a_foul() -> None:
     ]
     _state, rulings = run(events)
     assert "64(a)" in rulings[-1].laws and rulings[-1].to_place.white == 1
+
+
+def test_law_96_a_foul_before_the_cover_loses_the_queen() -> None:
+    events = [stroke("white"), stroke("queen"), {"type": "foul", "player": "Asha", "reason": "phone_ringing"}]
+    state, rulings = run(events)
+    assert "96" in rulings[-1].laws and rulings[-1].to_place.queen
+    assert state.queen_on_board() and state.turn().player == "Ben"
