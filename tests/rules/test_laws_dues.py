@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.rules.builders import DOUBLES, last, miss, position, run, stroke
 
 IMPROPER = {"improper": "push"}
@@ -164,18 +166,23 @@ def test_law_91_from_22_the_loss_is_by_coins_only() -> None:
     assert (ruling.board_end.coins, ruling.board_end.queen) == (4, 0)
 
 
-def test_law_84_to_90_placing_mistakes_are_fouls() -> None:
-    """84-86, 88, 89(b), 90: a placing mistake is declared a foul "as per the Laws" (64(a))."""
-    for reason in (
-        "placed_outside_outer_circle",
-        "moved_other_coin",
-        "placing_time",
-        "covered_centre_circle",
-    ):
-        state, rulings = run([stroke("white", "white"), {"type": "foul", "player": "Asha", "reason": reason}])
-        assert "64(a)" in rulings[-1].laws
-        assert rulings[-1].to_place.white == 1
-        assert state.turn().player == "Ben"
+@pytest.mark.parametrize(
+    "reason",
+    [
+        pytest.param("placing_held_another_coin", id="law_84b"),
+        pytest.param("placed_outside_outer_circle", id="law_85"),
+        pytest.param("placing_moved_other_coin", id="law_86"),
+        pytest.param("placing_time_exceeded", id="law_88b"),
+        pytest.param("placed_on_centre_circle", id="law_89b"),
+        pytest.param("took_out_partners_due", id="law_90"),
+    ],
+)
+def test_law_placing_mistakes_are_fouls(reason: str) -> None:
+    """84-90: a placing mistake is declared a foul "as per the Laws": one coin, turn lost (64(a))."""
+    state, rulings = run([stroke("white", "white"), {"type": "foul", "player": "Asha", "reason": reason}])
+    assert "64(a)" in rulings[-1].laws
+    assert rulings[-1].to_place.white == 1
+    assert state.turn().player == "Ben"
 
 
 def test_law_79_81_dues_are_placed_as_soon_as_the_stroke_is_complete() -> None:
