@@ -65,8 +65,9 @@ class Ruleset:
 
     @property
     def out_of_turn_loses_board(self) -> bool:
-        """ICF 51: playing out of turn loses the board; ECC 31 lets the stroke stand."""
-        return self.base == "icf"
+        """ICF 51: playing out of turn loses the board; ECC 31 lets the stroke stand. Basic is
+        silent, so the ICF law applies."""
+        return self.base != "ecc"
 
     @property
     def queen_placer(self) -> str:
@@ -83,13 +84,17 @@ class Ruleset:
     def cite(self, *icf_numbers: str) -> tuple[str, ...]:
         """The numbers of these (ICF-numbered) laws in this ruleset's own text, in order, once each.
 
-        A law the text lacks is left out; the engine always cites at least one law the text has.
+        A law the text lacks is left out. Where the text has none of them, the engine is applying
+        the ICF law on a point the text is silent about, and says so: "ICF 65(a)".
         """
         cited: list[str] = []
         for number in icf_numbers:
             own = self.laws.get(number)
             if own is not None and own not in cited:
                 cited.append(own)
+        if not cited and self.base != "icf":
+            icf = [f"ICF {number}" for number in icf_numbers if number[:1].isdigit()]
+            return tuple(dict.fromkeys(icf))
         return tuple(cited)
 
     def queen_count(self, winner_score: int) -> int:

@@ -152,3 +152,10 @@ def test_basic_queen_one_point_after_21_and_no_cap_or_additional_points() -> Non
 def test_basic_striker_alone_is_one_due_even_if_improper_law_22a() -> None:
     ruling = last([stroke("white", "white"), stroke("striker", improper="push")], BASIC)
     assert ruling.to_place.white == 1 and "22(a)" in ruling.laws
+
+
+def test_where_a_text_is_silent_the_icf_law_is_applied_and_named() -> None:
+    ruling = last([stroke("white", overboard=["black"])], BASIC)
+    assert "ICF 65(a)" in ruling.laws and "14" in ruling.laws
+    outcome = last([stroke("white"), stroke("black", player="Ben")], BASIC).board_end
+    assert outcome is not None and outcome.winner == 0  # ICF 51: out of turn loses the board
