@@ -27,7 +27,7 @@ from samples.match.builder import TimelineBuilder
 from samples.match.choreography import Pace, place_pieces, position_striker, set_up_board, stroke_hands
 from samples.physics.params import PhysicsParams
 from samples.physics.pieces import PieceSet, standard_pieces
-from samples.physics.simulate import Layout, simulate_stroke
+from samples.physics.simulate import simulate_stroke
 from samples.players.aim import Skill
 from samples.players.arrange import break_layout, placement_spot
 from samples.players.player import Player, plan_break, plan_stroke
@@ -335,6 +335,21 @@ class _Match:
         self.board_strokes = 0
 
 
+def _check_arguments(
+    boards: int, fps: float, oversample: int, event: str, illegal_rate: float, max_strokes: int
+) -> None:
+    if boards < 1:
+        raise ValueError(f"boards: at least 1, got {boards}")
+    if fps <= 0 or oversample < 1:
+        raise ValueError(f"fps must be positive and oversample at least 1, got {fps} and {oversample}")
+    if event not in ("singles", "doubles"):
+        raise ValueError(f"event: singles or doubles, got {event!r}")
+    if not 0.0 <= illegal_rate <= 1.0:
+        raise ValueError(f"illegal_placement_rate: a probability in 0..1, got {illegal_rate}")
+    if max_strokes < 1:
+        raise ValueError(f"max_strokes_per_board: at least 1, got {max_strokes}")
+
+
 def simulate_match(
     seed: int,
     boards: int = 1,
@@ -357,12 +372,13 @@ def simulate_match(
     `camera_bumps_s` are times (seconds) at which the renderer should bump the camera.
     """
     began = time.perf_counter()
+    _check_arguments(boards, fps, oversample, event, illegal_placement_rate, max_strokes_per_board)
     rng = np.random.default_rng(seed)
     seats = dict(DOUBLES_SEATS if event == "doubles" else SINGLES_SEATS)
     names = [seats[s] for s in ("S", "E", "N", "W") if s in seats]
     levels = [float(skill)] * len(names) if np.isscalar(skill) else [float(v) for v in skill]  # type: ignore[arg-type]
-    if len(levels) != len(names):
-        raise ValueError(f"skill: one level or {len(names)} (one per player), got {len(levels)}")
+    if len(levels) != len(names) or not all(0.0 <= v <= 1.0 for v in levels):
+        raise ValueError(f"skill: one level in 0..1 or {len(names)} (one per player), got {skill}")
     skins = rng.permutation(UMPIRE_SKIN)[: len(names)]
     players = {
         name: Player(name, seat, Skill(level), illegal_placement_rate, int(skin))
@@ -432,4 +448,4 @@ def simulate_match(
     )
 
 
-__all__ = ["BoardRecord", "Layout", "MatchSimulation", "PlacementRecord", "StrokeRecord", "simulate_match"]
+__all__ = ["BoardRecord", "MatchSimulation", "PlacementRecord", "StrokeRecord", "simulate_match"]

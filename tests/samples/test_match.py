@@ -104,6 +104,17 @@ def test_placements_put_the_pieces_where_the_truth_says(sim: MatchSimulation) ->
             assert logged["type"] == "placed"
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"boards": 0}, {"fps": 0}, {"event": "triples"}, {"illegal_placement_rate": 1.5}, {"skill": 2.0},
+     {"skill": (0.5, 0.5, 0.5)}],
+)  # fmt: skip
+def test_bad_arguments_are_refused_by_name(kwargs: dict) -> None:
+    name = next(iter(kwargs))
+    with pytest.raises(ValueError, match=name):
+        simulate_match(0, **kwargs)
+
+
 def test_the_same_seed_gives_the_same_match() -> None:
     a = simulate_match(5, boards=1, fps=25)
     b = simulate_match(5, boards=1, fps=25)
