@@ -110,19 +110,24 @@ class FrameRenderer:
     def __init__(self, look: SceneLook, texture: BoardTexture, pose: CameraPose) -> None:
         self.look = look
         self.texture = texture
-        self.rng = np.random.default_rng(look.seed)
         self.lamp_xy = np.array(look.lamp.hotspot_xy) * g.HALF_SURFACE_MM
         self.glare_xy = self.lamp_xy * 0.6
         self.set_pose(pose)
-        sigma = look.sensor.noise_sigma
-        width, height = pose.image_size
-        self._noise = []
-        for _ in range(NOISE_POOL):
-            n = self.rng.normal(0.0, sigma, (height, width, 1)).astype(np.float32)
-            n = np.repeat(n, 3, axis=2) * 0.6 + self.rng.normal(0.0, sigma * 0.4, (height, width, 3)).astype(
-                np.float32
-            )
-            self._noise.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
+        self._noise: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _sensor_noise(self, frame_index: int) -> tuple[np.ndarray, np.ndarray]:
+        """(positive, negative) parts of one noise field; a pool of them is cycled through,
+        each made from its own seed when first needed (a still needs only one)."""
+        key = frame_index % NOISE_POOL
+        if key not in self._noise:
+            rng = np.random.default_rng([self.look.seed, key])
+            sigma = self.look.sensor.noise_sigma
+            width, height = self.pose.image_size
+            # Mostly luminance noise, some per channel (as a Bayer sensor after demosaicing).
+            n = rng.normal(0.0, sigma * 0.6, (height, width, 1)).astype(np.float32)
+            n = n + rng.normal(0.0, sigma * 0.4, (height, width, 3)).astype(np.float32)
+            self._noise[key] = (np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8))
+        return self._noise[key]
 
     # ---- once per camera pose -------------------------------------------------------------
     def set_pose(self, pose: CameraPose) -> None:
@@ -225,7 +230,7 @@ class FrameRenderer:
         out = frame
         if self.look.sensor.defocus_sigma > 0.3:
             out = cv2.GaussianBlur(out, (0, 0), self.look.sensor.defocus_sigma)
-        pos, neg = self._noise[frame_index % NOISE_POOL]
+        pos, neg = self._sensor_noise(frame_index)
         out = cv2.subtract(cv2.add(out, pos), neg)
         return out, self.visible_fractions(pieces, occlusion)
 

@@ -154,7 +154,11 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
         k2=overrides.get("k2"),
     )
     layout = random_layout(rng, overrides.get("layout"), int(overrides.get("hands", 2)))
-    texture = render_board(look.board, TEXTURE_PX_PER_MM)
+    # Texture detail to match the picture: 1.5 texels per pixel where the board is nearest.
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
+    _, jac = pose.jacobians(corners)
+    nearest = float(np.sqrt(np.abs(np.linalg.det(jac))).max())
+    texture = render_board(look.board, float(np.clip(1.5 * nearest, 1.0, TEXTURE_PX_PER_MM)))
     renderer = FrameRenderer(look, texture, pose)
     pieces = [
         PieceDraw(i, OBJECT_CLASSES[i], layout.xy_mm[i][None], layout.state[i], layout.fall[i])
