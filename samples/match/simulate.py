@@ -94,8 +94,8 @@ class MatchSimulation:
     boards: tuple[BoardRecord, ...]
     bump_frames: tuple[int, ...]  # frames at which the camera is bumped (the renderer moves it)
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # Wall-clock seconds spent in the physics, the players' planning and in total (for
-    # samples.bench; not part of the truth, and not reproducible).
+    # Seconds spent in the physics, the players' planning and in total, wall clock and CPU
+    # time of this process (for samples.bench; not part of the truth, not reproducible).
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
     def truth_dict(self) -> dict[str, Any]:
@@ -125,7 +125,7 @@ class _Match:
         self.pocketed_at: dict[int, int] = {}  # piece -> sample it went in (latest first out)
         self.board_start = 0
         self.board_strokes = 0
-        self.timings = {"physics_s": 0.0, "planning_s": 0.0}
+        self.timings = {"physics_s": 0.0, "physics_cpu_s": 0.0, "planning_s": 0.0}
 
     # -- the engine ----------------------------------------------------------------------------
     def rule(self, event: Any) -> Ruling:
@@ -177,11 +177,12 @@ class _Match:
         position_striker(builder, turn.seat, player.skin, shot.striker_xy, shot.velocity, rng, self.pace)
         velocity = np.zeros((pieces.count, 2))
         velocity[pieces.striker] = shot.velocity
-        physics_at = time.perf_counter()
+        physics_at, physics_cpu = time.perf_counter(), time.process_time()
         result = simulate_stroke(
             pieces, builder.layout, velocity, sample_rate=builder.sample_rate, rng=rng, params=self.params
         )
         self.timings["physics_s"] += time.perf_counter() - physics_at
+        self.timings["physics_cpu_s"] += time.process_time() - physics_cpu
         hands = stroke_hands(builder, turn.seat, player.skin, shot.striker_xy, shot.velocity, rng, self.pace)
         strike = builder.stroke(result, hands[: result.num_samples])
         builder.hold(len(hands) - result.num_samples, hands[result.num_samples :])
@@ -371,7 +372,7 @@ def simulate_match(
     `skill` is one level (0..1) for every player or one per player in seat order S, E, N, W.
     `camera_bumps_s` are times (seconds) at which the renderer should bump the camera.
     """
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     _check_arguments(boards, fps, oversample, event, illegal_placement_rate, max_strokes_per_board)
     rng = np.random.default_rng(seed)
     seats = dict(DOUBLES_SEATS if event == "doubles" else SINGLES_SEATS)
@@ -444,7 +445,11 @@ def simulate_match(
             }
             for p in players.values()
         },
-        timings={**match.timings, "total_s": time.perf_counter() - began},
+        timings={
+            **match.timings,
+            "total_s": time.perf_counter() - began,
+            "total_cpu_s": time.process_time() - began_cpu,
+        },
     )
 
 
