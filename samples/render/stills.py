@@ -17,7 +17,7 @@ import numpy as np
 
 from calibration import geometry as g
 from samples.render.board import render_board
-from samples.render.camera import sample_pose
+from samples.render.camera import CameraPose, sample_pose
 from samples.render.scene import FrameRenderer, PieceDraw, hand_angle_from_seat, sample_scene
 from samples.render.styles import ANY_STYLE, resolve_style
 from samples.timeline import HandPose, ObjectState
@@ -180,7 +180,7 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
             "defocus_sigma": round(look.sensor.defocus_sigma, 3),
             "jpeg_quality": look.sensor.jpeg_quality,
         },
-        "objects": objects_truth(layout, visible),
+        "objects": objects_truth(layout, visible, pose),
         "hands": [hand_truth(h) for h in layout.hands],
     }
     return image, truth
@@ -195,15 +195,20 @@ def board_truth(board: Any) -> dict[str, Any]:
     }
 
 
-def objects_truth(layout: Layout, visible: dict[int, float]) -> list[dict[str, Any]]:
+def objects_truth(layout: Layout, visible: dict[int, float], pose: CameraPose) -> list[dict[str, Any]]:
+    """Per object: board mm and, for convenience, where its centre is in the picture."""
     out = []
+    shown = np.where(np.isfinite(layout.xy_mm), layout.xy_mm, 0.0)
+    pixels = pose.project(shown)
     for i, (oid, cls) in enumerate(zip(OBJECT_IDS, OBJECT_CLASSES, strict=True)):
         xy = layout.xy_mm[i]
+        px = None if np.isnan(xy).any() else [round(float(pixels[i, 0]), 2), round(float(pixels[i, 1]), 2)]
         out.append(
             {
                 "id": oid,
                 "class": cls,
                 "xy_mm": None if np.isnan(xy).any() else [round(float(xy[0]), 3), round(float(xy[1]), 3)],
+                "xy_px": px,
                 "radius_mm": g.STRIKER_RADIUS_MM if cls == "striker" else g.COIN_RADIUS_MM,
                 "state": STATE_NAMES[layout.state[i]],
                 "visible": round(float(visible.get(i, 0.0)), 3),

@@ -81,6 +81,11 @@ def test_truth_camera_loads_as_a_calibration_and_matches_the_renderer() -> None:
     assert np.all((px >= 0) & (px < [1280, 720]))
     back = cal.image_to_board(px)
     np.testing.assert_allclose(back, corners, atol=0.05)
+    for obj in truth["objects"]:
+        if obj["xy_mm"] is not None:
+            np.testing.assert_allclose(
+                cal.board_to_image(np.array([obj["xy_mm"]]))[0], obj["xy_px"], atol=0.01
+            )
 
 
 def test_same_seed_same_picture_other_seed_other_picture() -> None:
