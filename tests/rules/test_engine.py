@@ -89,3 +89,25 @@ def test_next_breaker_and_seats_across_games_law_58() -> None:
     state = new_match({"S": "Asha", "N": "Ben"}, "Asha")
     assert state.next_breaker() == "Ben"
     assert state.turn().seat == "S"
+
+
+def test_unknown_player_is_a_log_error_even_without_parse_log() -> None:
+    state = new_match({"S": "Asha", "N": "Ben"}, "Asha")
+    with pytest.raises(LogError) as caught:
+        apply(state, StrokeEvent(type="stroke", player="Zoe"))
+    assert caught.value.event_index == 0 and caught.value.field == "player"
+
+
+def test_placing_what_is_not_in_the_pockets_is_a_log_error() -> None:
+    with pytest.raises(LogError) as caught:
+        run([stroke("white"), {"type": "placed", "items": ["white", "white"]}])
+    assert caught.value.event_index == 1 and caught.value.field == "items"
+    with pytest.raises(LogError) as caught:
+        run([stroke("white"), {"type": "placed", "items": ["queen"]}])
+    assert caught.value.field == "items" and "queen" in str(caught.value)
+
+
+def test_every_ruling_names_a_law_and_the_players_turn() -> None:
+    _, rulings = run([stroke("white"), stroke("queen"), stroke("white", "striker"), miss(), miss()])
+    assert all(r.laws and r.text for r in rulings)
+    assert rulings[-2].next_turn == "Ben" and rulings[-1].next_turn == "Asha"
