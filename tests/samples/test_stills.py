@@ -117,3 +117,22 @@ def test_a_hand_on_the_striker_hides_part_of_it() -> None:
             assert 0.0 <= striker["visible"] < 1.0
             return
     pytest.fail("no still with a striking hand in 40 seeds")
+
+
+@pytest.mark.parametrize(("k1", "tilt"), [(-0.3, 15.0), (0.05, 15.0), (-0.15, 0.0)])
+def test_strong_lens_and_tilt_keep_the_board_where_the_truth_says(k1: float, tilt: float) -> None:
+    image, truth = render_still(8, style="tournament", k1=k1, k2=0.05, tilt_deg=tilt, fill=1.0, **CLEAN)
+    cal = Calibration.from_dict(truth["camera"])
+    assert cal.dist_coeffs[0] == pytest.approx(k1)
+    for pocket in g.pocket_centres():
+        if not _covered(truth, pocket, g.POCKET_RADIUS_MM):
+            assert _pixel(image, cal, pocket[None]).mean() < 70
+    # Just inside each pocket's rim (on the side of the board centre) it is dark; a few mm
+    # further towards the centre it is the playing surface.
+    for pocket in g.pocket_centres():
+        to_centre = -pocket / np.linalg.norm(pocket)
+        inside = pocket + to_centre * (g.POCKET_RADIUS_MM - 4.0)
+        outside = pocket + to_centre * (g.POCKET_RADIUS_MM + 5.0)
+        if _covered(truth, outside, 1.0) or _covered(truth, inside, 1.0):
+            continue
+        assert _pixel(image, cal, inside[None]).mean() + 40 < _pixel(image, cal, outside[None]).mean()
