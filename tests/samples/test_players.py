@@ -14,11 +14,12 @@ from calibration.geometry import (
     seat_normal,
     striker_placement,
 )
-from samples.physics import PhysicsParams, standard_pieces
+from samples.physics import PhysicsParams, simulate_stroke, standard_pieces
 from samples.players import (
     Player,
     Skill,
     break_layout,
+    empty_layout,
     illegal_placement,
     legal_placement,
     placement_spot,
@@ -132,3 +133,27 @@ def test_placed_pieces_go_inside_the_outer_circle_without_overlap() -> None:
         )
         assert gaps.min() > 0.0
         layout = layout.with_piece(piece, spot, int(ObjectState.ON_BOARD))
+
+
+def _pot_rate(level: float, trials: int = 20) -> float:
+    """How often a player of this skill pots a lone coin with a clear path."""
+    rng = np.random.default_rng(0)
+    coin = PIECES.of_class("white")[0]
+    layout = empty_layout(PIECES).with_piece(coin, np.array([-200.0, 0.0]), int(ObjectState.ON_BOARD))
+    potted = 0
+    for _ in range(trials):
+        planned = plan_stroke(
+            Player("P", "S", Skill(level)), PIECES, layout.xy_mm, layout.on_board(), [coin], rng, PARAMS
+        )
+        start = layout.with_piece(PIECES.striker, planned.shot.striker_xy, int(ObjectState.ON_BOARD))
+        velocity = np.zeros((PIECES.count, 2))
+        velocity[PIECES.striker] = planned.shot.velocity
+        result = simulate_stroke(PIECES, start, velocity, sample_rate=120.0, rng=rng, params=PARAMS)
+        potted += any(e.piece == coin for e in result.pocketed)
+    return potted / trials
+
+
+def test_skill_sets_how_often_an_open_coin_is_potted() -> None:
+    expert, novice = _pot_rate(0.95), _pot_rate(0.1)
+    assert expert >= 0.6  # the aim model and the physics agree: a sure hand pots
+    assert expert > novice + 0.3
