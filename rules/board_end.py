@@ -189,7 +189,7 @@ def end_of_board(
             queen_law = "53(c)" if queen_state == "covered_opp" else "53(a)"
         laws = ruleset.cite("52(a)", "53(a)", queen_law)
         if queen_state in ("covering_now", "covering"):
-            laws = ruleset.cite("97(a)" if queen_state == "covering_now" else "96") + laws
+            laws = ruleset.cite("97(a)" if queen_state == "covering_now" else "15") + laws
         how = f"{mine} pocketed the last coin and wins the board"
         return BoardOutcome(winner=me, queen=queen_points, coins=opp_after, how=how, laws=laws)
 

@@ -354,7 +354,7 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
         elif s.n_own:
             queen = Queen("covered", s.side)
             cont = True
-            laws += ruleset.cite("96", "48")
+            laws += ruleset.cite("15", "48")
             words.append("queen covered; turn continues")
         else:
             queen_out, cont = True, False

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # ICF Laws of Carrom (umpired): the key is the number.
 ICF_LAWS: tuple[str, ...] = (
-    "43", "44", "45(a)", "45(b)", "45(c)",
+    "15", "43", "44", "45(a)", "45(b)", "45(c)",
     "48", "49(a)", "49(b)", "51",
     "52(a)", "52(b)", "53(a)", "53(b)", "53(c)", "54", "55", "56(a)", "56(b)", "57",
     "58", "59",
@@ -31,7 +31,7 @@ ICF_LAWS: tuple[str, ...] = (
 # opponent stop a wrong stroke before it is taken, without penalty), so the "(b)" clauses map
 # to the same law as their "(a)" clause or are absent.
 ECC_LAWS: dict[str, str] = {
-    "43": "22", "44": "23", "45(a)": "24", "45(b)": "25", "45(c)": "26",
+    "15": "XV", "43": "22", "44": "23", "45(a)": "24", "45(b)": "25", "45(c)": "26",
     "48": "28", "49(a)": "29", "49(b)": "29", "51": "31",
     "52(a)": "32", "52(b)": "33", "53(a)": "34", "53(b)": "35", "53(c)": "36", "54": "37",
     "55": "38", "56(a)": "39",
@@ -51,7 +51,7 @@ ECC_LAWS: dict[str, str] = {
 
 # Basic International rules: a short text; many ICF laws have no counterpart.
 BASIC_LAWS: dict[str, str] = {
-    "43": "11", "44": "12", "45(a)": "13(a)", "45(b)": "13(a)", "45(c)": "13(b)",
+    "15": "27", "43": "11", "44": "12", "45(a)": "13(a)", "45(b)": "13(a)", "45(c)": "13(b)",
     "48": "14", "49(a)": "15(a)", "49(b)": "15(b)",
     "52(a)": "16", "52(b)": "16", "53(a)": "17(a)", "53(b)": "17(b)", "53(c)": "17(c)",
     "54": "18", "56(a)": "19", "57": "20",
