@@ -216,7 +216,8 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
     own_before, opp_before = board.on_board(s.own), board.on_board(s.opp)
     own_after, opp_after = own_before - s.n_own, opp_before - s.n_opp
     queen_before = board.queen
-    if queen_before.where == "awaiting_cover" and queen_before.side != s.side:
+    stray_queen = queen_before.where == "awaiting_cover" and queen_before.side != s.side
+    if stray_queen:
         # Only a stroke out of turn (allowed by ECC 31) meets another side's uncovered queen.
         queen_before = QUEEN_ON_BOARD
         laws += ruleset.cite("96")
@@ -412,6 +413,7 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
             laws += ruleset.cite("48")
             words.append("nothing pocketed; turn passes")
 
+    queen_out = queen_out or stray_queen
     # Coins fall, then what must go back is taken out (78(a)).
     counts = {s.own: own_after, s.opp: opp_after}
     pocketed = list(board.ever_pocketed)
@@ -431,7 +433,9 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
     )
     owed = {s.side: due} if due else {}
     returned = {s.own: returned_own} if returned_own else {}
-    new, due_laws, due_words = settle_dues(ctx, new, owed, returned, queen_out, s.side, s.player)
+    new, due_laws, due_words = settle_dues(
+        ctx, new, owed, returned, queen_out, board.queen.side if stray_queen else s.side, s.player
+    )
     laws += due_laws
     words += due_words
     if not new.pending.empty:

@@ -159,3 +159,9 @@ def test_where_a_text_is_silent_the_icf_law_is_applied_and_named() -> None:
     assert "ICF 65(a)" in ruling.laws and "14" in ruling.laws
     outcome = last([stroke("white"), stroke("black", player="Ben")], BASIC).board_end
     assert outcome is not None and outcome.winner == 0  # ICF 51: out of turn loses the board
+
+
+def test_ecc_stroke_out_of_turn_before_the_cover_sends_the_queen_back() -> None:
+    events = [stroke("white"), stroke("queen"), stroke("black", player="Ben")]
+    state, rulings = run(events, ECC)
+    assert rulings[-1].to_place.queen and state.queen_on_board()
