@@ -40,9 +40,9 @@ class PhysicsParams:
     # Overboard jumps: an impact with a normal speed above the threshold may lift a disc
     # over the 22 mm frame. Real play sees one now and then on hard breaks and smashes;
     # the probability rises with the excess speed and is capped so jumps stay rare.
-    jump_speed_m_s: float = 3.2
-    jump_probability_per_m_s: float = 0.03
-    jump_probability_max: float = 0.1
+    jump_speed_m_s: float = 3.0
+    jump_probability_per_m_s: float = 0.08
+    jump_probability_max: float = 0.15
     # Below this speed a disc is at rest (mm/s); avoids creeping by float noise.
     rest_speed_mm_s: float = 2.0
     # Safety caps: events resolved per step before the remaining overlap is pushed apart,
