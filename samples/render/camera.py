@@ -10,7 +10,7 @@ truth is written with; `board_maps` inverts it per pixel to warp the board textu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -49,6 +49,7 @@ class CameraPose:
     camera_matrix: np.ndarray
     dist_coeffs: np.ndarray  # (5,) OpenCV order k1 k2 p1 p2 k3
     homography: np.ndarray  # board mm -> undistorted px
+    extrinsics: np.ndarray = field(default_factory=lambda: np.zeros((3, 4)))  # [R | t], world -> camera
 
     @property
     def image_size(self) -> tuple[int, int]:
@@ -108,9 +109,18 @@ class CameraPose:
         scale[nonzero] = inverse[nonzero] / rd[nonzero]
         return np.stack([xd * scale * fx + cx, yd * scale * fy + cy], axis=-1)
 
-    def pixels_to_board(self, distorted_px: np.ndarray) -> np.ndarray:
+    def plane_homography(self, height_mm: float) -> np.ndarray:
+        """Points (x, y) of the plane `height_mm` above the surface -> undistorted pixels."""
+        if height_mm == 0.0:
+            return self.homography
+        r, t = self.extrinsics[:, :3], self.extrinsics[:, 3]
+        h = self.camera_matrix @ np.column_stack([r[:, 0], r[:, 1], t + height_mm * r[:, 2]])
+        return h / h[2, 2]
+
+    def pixels_to_board(self, distorted_px: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
+        """Where each pixel's ray meets the plane `height_mm` above the surface, in board mm."""
         und = self.undistort_pixels(distorted_px)
-        inv = np.linalg.inv(self.homography)
+        inv = np.linalg.inv(self.plane_homography(height_mm))
         x, y = und[..., 0], und[..., 1]
         w = inv[2, 0] * x + inv[2, 1] * y + inv[2, 2]
         return np.stack(
@@ -121,11 +131,12 @@ class CameraPose:
             -1,
         )
 
-    def board_grid(self) -> np.ndarray:
-        """(H, W, 2) float32 board mm seen at every pixel centre of the frame."""
+    def board_grid(self, height_mm: float = 0.0) -> np.ndarray:
+        """(H, W, 2) float32: where the ray of every pixel centre meets the plane `height_mm`
+        above the surface (0: the playing surface itself), in board mm."""
         width, height = self.image_size
         ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
-        return self.pixels_to_board(np.stack([xs, ys], -1)).astype(np.float32)
+        return self.pixels_to_board(np.stack([xs, ys], -1), height_mm).astype(np.float32)
 
 
 def build_pose(params: CameraParams) -> CameraPose:
@@ -145,7 +156,7 @@ def build_pose(params: CameraParams) -> CameraPose:
     h = k @ np.column_stack([r[:, 0], r[:, 1], t])
     h /= h[2, 2]
     dist = np.array([params.k1, params.k2, 0.0, 0.0, 0.0])
-    return CameraPose(params, k, dist, h)
+    return CameraPose(params, k, dist, h, np.column_stack([r, t]))
 
 
 def _corners(half: float) -> np.ndarray:

@@ -146,13 +146,29 @@ class FrameRenderer:
             image = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
             s = side / (2 * tex.half_extent_mm)
         e = tex.half_extent_mm
-        map_x = (grid[..., 0] + e) * s - 0.5
-        map_y = (e - grid[..., 1]) * s - 0.5
-        warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        outside = np.maximum(np.abs(grid[..., 0]), np.abs(grid[..., 1])) - e
+        # The frame stands FRAME_HEIGHT_MM above the surface: where a pixel's ray meets the
+        # frame's top first, it shows the frame (and hides the surface behind it); where it
+        # passes the top inside the surface's edge but lands beyond it, it shows the frame's
+        # inner wall. Elsewhere it shows the surface (or the table around the board).
+        top = pose.board_grid(g.FRAME_HEIGHT_MM)
+        reach_top = np.maximum(np.abs(top[..., 0]), np.abs(top[..., 1]))
+        reach_surface = np.maximum(np.abs(grid[..., 0]), np.abs(grid[..., 1]))
+        on_frame_top = (reach_top > g.HALF_SURFACE_MM) & (reach_top <= e)
+        wall = ~on_frame_top & (reach_top <= g.HALF_SURFACE_MM) & (reach_surface > g.HALF_SURFACE_MM)
+        source = np.where(on_frame_top[..., None], top, grid)
+        map_x = (source[..., 0] + e) * s - 0.5
+        map_y = (e - source[..., 1]) * s - 0.5
+        warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(
+            np.float32
+        )
+        wall_colour = np.array(self.look.board.frame_bgr, np.float32) * 0.55
+        warped[wall] = wall_colour
+        outside = np.where(on_frame_top | wall, -1.0, reach_surface - e)
         floor = self._floor(grid, outside)
         inside = (outside <= 0)[..., None]
-        combined = np.where(inside, warped.astype(np.float32), floor)
+        combined = np.where(inside, warped, floor)
+        # Where the frame hides the surface, pieces are hidden too.
+        self.frame_cover = on_frame_top & (reach_surface <= g.HALF_SURFACE_MM)
         self.gain = self._gain(grid)
         lit = combined * self.gain
         glare = self.look.lamp.glare
@@ -247,9 +263,11 @@ class FrameRenderer:
         pts = (centres[:, None, :] + scales[:, None, None] * DISC_POINTS[None]).reshape(-1, 2)
         px = self.pose.project(pts)
         seen = (px[:, 0] >= 0) & (px[:, 0] <= width - 1) & (px[:, 1] >= 0) & (px[:, 1] <= height - 1)
+        cols = np.clip(np.round(px[:, 0]).astype(int), 0, width - 1)
+        rows = np.clip(np.round(px[:, 1]).astype(int), 0, height - 1)
+        held = np.repeat([p.state == ObjectState.HELD for p in shown], len(DISC_POINTS))
+        seen &= held | ~self.frame_cover[rows, cols]  # a held piece is above the frame
         if occlusion is not None:
-            cols = np.clip(np.round(px[:, 0]).astype(int), 0, width - 1)
-            rows = np.clip(np.round(px[:, 1]).astype(int), 0, height - 1)
             seen &= occlusion[rows, cols] < 128
         frac = seen.reshape(len(shown), -1).mean(1)
         for p, f in zip(shown, frac, strict=True):
@@ -312,6 +330,7 @@ class FrameRenderer:
             got = self._accumulate(shadow, affines)
             if got is not None:
                 alpha, (x0, y0, x1, y1) = got
+                alpha = alpha * ~self.frame_cover[y0:y1, x0:x1]
                 shaded = frame[y0:y1, x0:x1] * (1.0 - SHADOW_STRENGTH * alpha)[..., None]
                 frame[y0:y1, x0:x1] = shaded.astype(np.uint8)
         sprite = self.sprites[piece.cls]
@@ -322,7 +341,9 @@ class FrameRenderer:
         patch, (x0, y0, x1, y1) = got
         darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
         roi = frame[y0:y1, x0:x1].astype(np.float32)
-        alpha = patch[..., 3:4]
+        cover = self.frame_cover[y0:y1, x0:x1, None] & (piece.state != ObjectState.HELD)
+        alpha = patch[..., 3:4] * ~cover
+        patch = patch * ~cover
         roi = roi * (1.0 - alpha) + patch[..., :3] * darken * self.gain[y0:y1, x0:x1]
         frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 

@@ -185,3 +185,29 @@ def test_same_seed_same_video(tmp_path: Path) -> None:
     # The pictures are the same; the encoder may round a few pixels differently.
     for x, y in zip(_frames(tmp_path / "a.mp4"), _frames(tmp_path / "b.mp4"), strict=True):
         assert np.abs(x.astype(int) - y).mean() < 1.0
+
+
+def test_the_raised_frame_hides_the_edge_of_the_surface_from_a_camera_beyond_it() -> None:
+    # A camera leaning 15 degrees with its centre beyond the east edge of the board: the
+    # east frame (22 mm high) hides a strip of the surface next to it.
+    best = None
+    for azimuth in np.radians([0.0, 90.0, 180.0, 270.0]):
+        params = CameraParams(
+            (1280, 720), 70.0, 0.0, math.radians(15.0), azimuth, (200.0, 0.0), 1500.0, 0.0, 0.0
+        )
+        pose = build_pose(params)
+        r, t = pose.extrinsics[:, :3], pose.extrinsics[:, 3]
+        centre = -r.T @ t
+        if best is None or centre[0] > best[1][0]:
+            best = (pose, centre)
+    pose, centre = best
+    assert centre[0] > g.HALF_SURFACE_MM
+    rng = np.random.default_rng(1)
+    look = sample_scene(STYLES["tournament"], rng)
+    r = FrameRenderer(look, render_board(look.board, 1.0), pose)
+    edge = g.HALF_SURFACE_MM - g.COIN_RADIUS_MM
+    east = PieceDraw(0, "black", np.array([[edge, 0.0]]), ObjectState.ON_BOARD)
+    middle = PieceDraw(1, "black", np.array([[0.0, 0.0]]), ObjectState.ON_BOARD)
+    _, visible = r.render([east, middle], ())
+    assert 0.0 < visible[0] < 1.0
+    assert visible[1] == 1.0
