@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rules.errors import LogError
 from rules.rulesets import Ruleset
 from rules.state import (
+    NOTHING,
     BoardOutcome,
     BoardState,
     Colour,
@@ -93,6 +94,11 @@ def settle_dues(
     by an improper stroke, ...); `owed` are due and penalty coins per side, on top of the
     dues already outstanding. Returns the board with counts and `pending` set.
     """
+    if not (owed or returned or queen_out or board.dues[0] or board.dues[1]):
+        # Most strokes: nothing to take out and nothing waiting to be.
+        if board.pending is not NOTHING:
+            board = evolve(board, pending=NOTHING, pending_queen_side=None)
+        return board, [], []
     laws: list[str] = []
     words: list[str] = []
     counts = {"white": board.white_on_board, "black": board.black_on_board}
