@@ -63,9 +63,9 @@ class CameraPose:
     def to_dict(self) -> dict:
         return self.calibration().to_dict()
 
-    def undistorted(self, points_mm: np.ndarray) -> np.ndarray:
+    def undistorted(self, points_mm: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
         pts = np.asarray(points_mm, float).reshape(-1, 2)
-        h = self.homography
+        h = self.plane_homography(height_mm)
         w = pts @ h[2, :2] + h[2, 2]
         return np.stack([(pts @ h[0, :2] + h[0, 2]) / w, (pts @ h[1, :2] + h[1, 2]) / w], 1)
 
@@ -78,15 +78,19 @@ class CameraPose:
         factor = 1.0 + self.params.k1 * r2 + self.params.k2 * r2 * r2
         return np.stack([x * factor * fx + cx, y * factor * fy + cy], 1)
 
-    def project(self, points_mm: np.ndarray) -> np.ndarray:
-        """Board mm -> pixels in the (distorted) frame; the same as Calibration.board_to_image."""
-        return self.distort(self.undistorted(points_mm))
+    def project(self, points_mm: np.ndarray, height_mm: float = 0.0) -> np.ndarray:
+        """Board mm -> pixels in the (distorted) frame; the same as Calibration.board_to_image.
+        With `height_mm`, the points are that far above the surface (a coin's top face, a
+        hand)."""
+        return self.distort(self.undistorted(points_mm, height_mm))
 
-    def jacobians(self, points_mm: np.ndarray, step_mm: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    def jacobians(
+        self, points_mm: np.ndarray, step_mm: float = 0.5, height_mm: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(N, 2) pixel positions and (N, 2, 2) d(pixel)/d(board mm) at each point."""
         p = np.asarray(points_mm, float).reshape(-1, 2)
         probes = np.concatenate([p, p + [step_mm, 0.0], p + [0.0, step_mm]])
-        img = self.project(probes).reshape(3, -1, 2)
+        img = self.project(probes, height_mm).reshape(3, -1, 2)
         jac = np.stack([(img[1] - img[0]) / step_mm, (img[2] - img[0]) / step_mm], axis=2)
         return img[0], jac
 

@@ -38,6 +38,7 @@ WRIST_WIDTH_MM = 64.0
 ELBOW_WIDTH_MM = 96.0
 FINGER_WIDTH_MM = 17.0
 HAND_HEIGHT_MM = 60.0  # above the surface, for the shadow's length
+HAND_DRAW_HEIGHT_MM = 30.0  # the plane the hand is drawn in (fingertips low, forearm higher)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,9 @@ COIN_COLOURS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "queen": ((45, 40, 200), (50, 30, 170), (60, 55, 215)),
     "striker": ((215, 232, 240), (205, 220, 225), (200, 190, 120), (170, 210, 225)),
 }
-PIECE_THICKNESS_MM = 7.0  # carrommen are 7 to 9 mm thick; sets the drop shadow's length
+PIECE_THICKNESS_MM = 7.0  # carrommen are 7 to 9 mm thick: the camera sees the top face this
+# high (a parallax of a mm or two against the truth's centre on the surface), and the drop
+# shadow's length follows from it
 HELD_HEIGHT_MM = 35.0  # a piece in the fingers, above the surface
 SHADOW_STRENGTH = 0.45
 SUPERSAMPLE = 4

@@ -260,8 +260,14 @@ class FrameRenderer:
         width, height = self.pose.image_size
         centres = np.stack([p.positions_mm.mean(0) for p in shown])
         scales = np.array([self._scale(p) * piece_radius(p.cls) for p in shown])
-        pts = (centres[:, None, :] + scales[:, None, None] * DISC_POINTS[None]).reshape(-1, 2)
-        px = self.pose.project(pts)
+        pts = centres[:, None, :] + scales[:, None, None] * DISC_POINTS[None]
+        faces = np.array([self._face_height(p) for p in shown])
+        px = np.zeros_like(pts)
+        for face in np.unique(faces):
+            px[faces == face] = self.pose.project(pts[faces == face].reshape(-1, 2), face).reshape(
+                -1, len(DISC_POINTS), 2
+            )
+        px = px.reshape(-1, 2)
         seen = (px[:, 0] >= 0) & (px[:, 0] <= width - 1) & (px[:, 1] >= 0) & (px[:, 1] <= height - 1)
         cols = np.clip(np.round(px[:, 0]).astype(int), 0, width - 1)
         rows = np.clip(np.round(px[:, 1]).astype(int), 0, height - 1)
@@ -274,6 +280,16 @@ class FrameRenderer:
             area = self._scale(p) ** 2 if p.state == ObjectState.FALLING else 1.0
             result[p.index] = float(f * area)
         return result
+
+    @staticmethod
+    def _face_height(piece: PieceDraw) -> float:
+        """Height of the face the camera sees: a coin's top (it is 7 mm thick), a piece in the
+        fingers, or a sinking piece (drawn at the surface)."""
+        if piece.state == ObjectState.HELD:
+            return HELD_HEIGHT_MM
+        if piece.state == ObjectState.FALLING:
+            return 0.0
+        return PIECE_THICKNESS_MM
 
     @staticmethod
     def _scale(piece: PieceDraw) -> float:
@@ -312,10 +328,11 @@ class FrameRenderer:
 
     def _draw_piece(self, frame: np.ndarray, piece: PieceDraw) -> None:
         positions = np.asarray(piece.positions_mm, float).reshape(-1, 2)
-        px, jac = self.pose.jacobians(positions)
+        face = self._face_height(piece)
+        px, jac = self.pose.jacobians(positions, height_mm=face)
         if len(positions) > 1 and float(np.linalg.norm(px.max(0) - px.min(0))) < BLUR_MIN_PX:
             positions = positions.mean(0, keepdims=True)
-            px, jac = self.pose.jacobians(positions)
+            px, jac = self.pose.jacobians(positions, height_mm=face)
         scale = self._scale(piece)
         sp = self.sprite_scale
         if piece.state != ObjectState.FALLING:
@@ -351,8 +368,8 @@ class FrameRenderer:
         look = self.look
         player = hand.skin % len(look.sleeve_from)
         shape = hand_art.hand_shape(hand, look.sleeve_from[player])
-        skin_px = [self.pose.project(p) for p in shape.skin]
-        sleeve_px = [self.pose.project(p) for p in shape.sleeve]
+        skin_px = [self.pose.project(p, hand_art.HAND_DRAW_HEIGHT_MM) for p in shape.skin]
+        sleeve_px = [self.pose.project(p, hand_art.HAND_DRAW_HEIGHT_MM) for p in shape.sleeve]
         every = np.concatenate(skin_px + sleeve_px)
         width, height = self.pose.image_size
         centre = hand_art.centroid(hand)
