@@ -9,7 +9,9 @@ Schema `carrom-synth-truth/1`:
 - `objects`: one entry per object (`id`, `class`, `radius_mm`) with change lists: `xy_mm`
   as `[frame, x, y]` (x and y null while the object is not on or over the board), `state`
   as `[frame, name]`, `visible` as `[frame, fraction]`. A value holds from its frame until
-  the next entry. Positions and states are those at the end of each frame's exposure;
+  the next entry. Positions (the centre of the piece's base on the surface; the picture
+  shows its top face 7 mm higher, with the parallax that brings) and states are those at
+  the end of each frame's exposure;
   `visible` is the share of the piece's disc that is drawn and not under a hand or outside
   the picture (0 when not drawn).
 
