@@ -116,14 +116,13 @@ ICF = Ruleset(name="icf", base="icf")
 # ECC 39 adds a time limit the log cannot show; 38 is the same 12-point cap. ECC awards the
 # additional point for a pocketed striker (98-102) without a demand.
 ECC = Ruleset(name="ecc", base="ecc", laws=ECC_LAWS)
-# Basic 16: "Queen - 3 pts up to and including 21. 1 point after 21."; no per-board cap,
-# no extra board and no additional points in its text.
+# Basic 16: "Queen - 3 pts up to and including 21. 1 point after 21." Its end-of-board rules
+# (29, 30) award no additional points. On the cap and a tie after eight boards it is silent,
+# so the ICF values (55, 56(b)) stand, as the ICF laws do wherever a text is silent.
 BASIC = Ruleset(
     name="basic",
     base="basic",
     queen_value_from_cutoff=1,
-    board_cap=None,
-    extra_board_on_tie=False,
     additional_points=False,
     laws=BASIC_LAWS,
 )

@@ -141,7 +141,7 @@ def test_ecc_has_no_law_103_covering_with_opponents_last_is_a_plain_loss() -> No
     assert (ecc.winner, ecc.queen, ecc.coins) == (1, 0, 2)
 
 
-def test_basic_queen_one_point_after_21_and_no_cap_or_additional_points() -> None:
+def test_basic_queen_one_point_after_21_and_no_additional_points() -> None:
     at_cutoff = dataclasses.replace(BASIC, cutoff=0)
     outcome = last([*position(1, 4, "asha"), stroke("white")], at_cutoff).board_end
     assert (outcome.queen, outcome.coins) == (1, 4)
