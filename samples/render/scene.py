@@ -50,6 +50,7 @@ FLOORS: tuple[tuple[int, int, int], ...] = (
 NOISE_POOL = 6
 BLUR_MIN_PX = 0.75  # below this much travel in a frame a piece is drawn once, sharp
 HAND_SHADOW_STRENGTH = 0.45
+SIDE_SHADE = 0.6  # a piece's edge is lit from above at a grazing angle: darker than its face
 # A grid of points over the unit disc: a piece's visible fraction is the share of them seen.
 _STEP = 1.0 / 6.0
 _g = np.arange(-1.0, 1.0 + 1e-9, _STEP)
@@ -114,6 +115,8 @@ class FrameRenderer:
         self.glare_xy = self.lamp_xy * 0.6
         self.set_pose(pose)
         self._noise: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        levels = np.arange(256, dtype=np.float64) / 255.0
+        self._tone = np.clip(255.0 * levels ** (1.0 / look.sensor.gamma), 0, 255).astype(np.uint8)
 
     def _sensor_noise(self, frame_index: int) -> tuple[np.ndarray, np.ndarray]:
         """(positive, negative) parts of one noise field; a pool of them is cycled through,
@@ -180,7 +183,18 @@ class FrameRenderer:
         sp = self.px_per_mm * 1.25
         self.sprite_scale = sp
         self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
+        self.sides = {c: self._side(self.sprites[c]) for c in CLASSES}
         self.shadows = {c: make_shadow(c, sp) for c in CLASSES}
+
+    @staticmethod
+    def _side(sprite: np.ndarray) -> np.ndarray:
+        """The piece's edge: its silhouette in a darker shade of its mean colour."""
+        alpha = sprite[..., 3:4]
+        mean = sprite[..., :3].reshape(-1, 3).sum(0) / max(float(alpha.sum()), 1e-6)
+        side = np.empty_like(sprite)
+        side[..., :3] = mean * SIDE_SHADE * alpha
+        side[..., 3:4] = alpha
+        return side
 
     @staticmethod
     def _premultiplied(sprite: np.ndarray) -> np.ndarray:
@@ -246,6 +260,8 @@ class FrameRenderer:
         out = frame
         if self.look.sensor.defocus_sigma > 0.3:
             out = cv2.GaussianBlur(out, (0, 0), self.look.sensor.defocus_sigma)
+        if self.look.sensor.gamma != 1.0:
+            out = cv2.LUT(out, self._tone)
         pos, neg = self._sensor_noise(frame_index)
         out = cv2.subtract(cv2.add(out, pos), neg)
         return out, self.visible_fractions(pieces, occlusion)
@@ -350,17 +366,35 @@ class FrameRenderer:
                 alpha = alpha * ~self.frame_cover[y0:y1, x0:x1]
                 shaded = frame[y0:y1, x0:x1] * (1.0 - SHADOW_STRENGTH * alpha)[..., None]
                 frame[y0:y1, x0:x1] = shaded.astype(np.uint8)
+        if piece.state != ObjectState.FALLING:
+            # The piece's edge: its base disc, darker, under the top face. Together they draw
+            # the short cylinder a tilted camera sees.
+            bpx, bjac = self.pose.jacobians(positions, height_mm=face - PIECE_THICKNESS_MM)
+            side = self.sides[piece.cls]
+            affines = [
+                sprite_affine(bjac[k], bpx[k], side.shape[0], sp, scale) for k in range(len(positions))
+            ]
+            self._composite(frame, side, affines, 1.0, piece.state != ObjectState.HELD)
         sprite = self.sprites[piece.cls]
         affines = [sprite_affine(jac[k], px[k], sprite.shape[0], sp, scale) for k in range(len(positions))]
+        darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
+        self._composite(frame, sprite, affines, darken, piece.state != ObjectState.HELD)
+
+    def _composite(
+        self, frame: np.ndarray, sprite: np.ndarray, affines: list[np.ndarray], darken: float, framed: bool
+    ) -> None:
+        """Alpha-composite a premultiplied sprite (averaged over `affines`: motion blur), lit
+        by the lamp; `framed`: the raised frame hides it where it covers the surface."""
         got = self._accumulate(sprite, affines)
         if got is None:
             return
         patch, (x0, y0, x1, y1) = got
-        darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
         roi = frame[y0:y1, x0:x1].astype(np.float32)
-        cover = self.frame_cover[y0:y1, x0:x1, None] & (piece.state != ObjectState.HELD)
-        alpha = patch[..., 3:4] * ~cover
-        patch = patch * ~cover
+        alpha = patch[..., 3:4]
+        if framed:
+            visible = ~self.frame_cover[y0:y1, x0:x1, None]
+            alpha = alpha * visible
+            patch = patch * visible
         roi = roi * (1.0 - alpha) + patch[..., :3] * darken * self.gain[y0:y1, x0:x1]
         frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 

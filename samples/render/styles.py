@@ -235,6 +235,7 @@ class SensorLook:
     noise_sigma: float
     defocus_sigma: float
     jpeg_quality: int
+    gamma: float = 1.0  # the camera's tone curve (auto exposure and processing differ)
 
 
 def _between(rng: np.random.Generator, span: tuple[float, float]) -> float:
@@ -283,4 +284,5 @@ def sample_sensor(style: Style, rng: np.random.Generator) -> SensorLook:
         noise_sigma=_between(rng, style.noise_sigma),
         defocus_sigma=_between(rng, style.defocus_sigma),
         jpeg_quality=int(rng.integers(lo, hi + 1)),
+        gamma=float(rng.uniform(0.85, 1.15)),
     )
