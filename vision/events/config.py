@@ -25,6 +25,11 @@ class EventConfig:
     strike_window_s: float = 0.5
     # Below this speed a piece counts as still (the tracker's own state is used too).
     rest_speed_mm_s: float = 40.0
+    # The board has come to rest when no piece has moved further than `still_mm` (well above
+    # the jitter of a detected piece at rest) or faster than `moving_speed_mm_s` for
+    # `settle_s`.
+    still_mm: float = 4.0
+    moving_speed_mm_s: float = 150.0
     # The board is at rest once nothing has moved for this long.
     settle_s: float = 0.4
     # A stroke longer than this is closed anyway (a piece wrongly seen as moving for ever).
@@ -33,8 +38,9 @@ class EventConfig:
     # "on the base lines" for the purpose of recognising a strike (placement legality is
     # measured separately, exactly, by law 130).
     base_band_tolerance_mm: float = 25.0
-    # A carromman displaced further than this during a stroke was touched.
-    touch_mm: float = 6.0
+    # A carromman displaced further than this during a stroke was touched (a glancing touch
+    # moves a coin a few mm; a detected piece at rest jitters well under 1 mm).
+    touch_mm: float = 3.0
     # Positions of the break arrangement may lie this far outside the outer circle and
     # still count as a new board being set up (hands leave the ring a little loose).
     arrangement_tolerance_mm: float = 12.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from vision.events.config import EventConfig
+from vision.events.guard import EngineGuard
 from vision.events.log_writer import MatchLogWriter
 from vision.events.seats import SeatAssigner
 from vision.events.striker_position import IMPROPER_STRIKER_POSITION, striker_position_evidence
@@ -37,6 +38,8 @@ class MatchRecorder:
         # The records behind the latest update's stroke events (for the review); older ones
         # are dropped so memory stays flat however long the match.
         self.latest: list[tuple[StrokeRecord, int]] = []
+        self.guard = EngineGuard(rules)
+        self.dropped: list[dict[str, Any]] = []  # events the laws refused outright
         self.writer.set_header(rules=rules, event=self.seating.event)
         self._fix_header()
 
@@ -58,16 +61,25 @@ class MatchRecorder:
         self.latest = []
         for record in records:
             if isinstance(record, PlacementRecord):
-                events.append(placed_event(record))
+                event = placed_event(record)
             else:
+                event = self._stroke_event(record)
+            admitted = self.guard.admit(event)
+            if admitted is None:
+                self.dropped.append(event)
+                continue
+            if isinstance(record, StrokeRecord):
                 self.latest.append((record, len(self.writer.events) + len(events)))
-                events.append(self._stroke_event(record))
+            events.append(admitted)
         self.writer.append(events)
         return events
 
     def _fix_header(self) -> None:
         if self.seating.seats is not None and self.seating.first_break is not None:
             self.writer.set_header(seats=dict(self.seating.seats), first_break=self.seating.first_break)
+            if self.guard.state is None:
+                doubles = self.seating.event == "doubles"
+                self.guard.start(dict(self.seating.seats), self.seating.first_break, doubles)
 
     def _stroke_event(self, record: StrokeRecord) -> dict[str, Any]:
         self.stroke_count += 1

@@ -25,6 +25,7 @@ from calibration.geometry import (
     BASE_CIRCLE_ALONG_MM,
     BASE_CIRCLE_RADIUS_MM,
     BASE_LINE_GAP_MM,
+    COIN_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
     STRIKER_RADIUS_MM,
@@ -44,6 +45,12 @@ from vision.tracks import TrackFrame, TrackState
 
 # A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
 POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
+# Pocket watch: a piece seen this close to a pocket's centre just before it vanished (a fast
+# piece travels a coin's width between frames).
+POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
+# A piece back in view this soon after a drop near a pocket was missed by the detector, not
+# pocketed.
+REAPPEAR_S = 1.0
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 
@@ -110,6 +117,13 @@ class _Stroke:
     placement: PlacementRecord | None = None
     new_board: bool = False
     striker_moving_frames: int = 0
+    anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
+    last_seen: dict[int, tuple[int, float, tuple[float, float]]] = field(default_factory=dict)
+    # Pocket watch, independent of track identities: per item, how many are in view and how
+    # many near each pocket, and the drops in both at once (a piece falling in).
+    visible_prev: Counter[str] | None = None
+    zones_prev: Counter[tuple[str, int]] = field(default_factory=Counter)
+    zone_candidates: list[ItemEvent] = field(default_factory=list)
 
 
 @dataclass
@@ -132,6 +146,7 @@ class StrokeSegmenter:
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
         self._end_overboard: Counter[str] = Counter()
+        self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
         self.frames_seen = 0
 
     @property
@@ -141,8 +156,9 @@ class StrokeSegmenter:
     @property
     def at_rest(self) -> bool:
         """Nothing moving and no stroke under way: the pipeline may skip work."""
+        fast = self.config.moving_speed_mm_s
         return self._stroke is None and not any(
-            p.state == int(TrackState.MOVING) for p in self.pieces.values()
+            p.state == int(TrackState.MOVING) and p.speed_mm_s > fast for p in self.pieces.values()
         )
 
     # ------------------------------------------------------------------ per frame
@@ -193,6 +209,10 @@ class StrokeSegmenter:
             if state in (int(TrackState.POCKETED), int(TrackState.OFF_BOARD)):
                 left[tid] = (piece, state)
                 continue
+            if tid in self._departed:
+                if state == int(TrackState.OCCLUDED):
+                    continue  # judged gone (into a pocket, unseen); the tracker still hopes
+                self._departed.discard(tid)  # seen again after all
             current[tid] = piece
         for tid, piece in self.pieces.items():
             if tid not in current and tid not in left:
@@ -321,18 +341,60 @@ class StrokeSegmenter:
                 if piece.item != "striker":
                     stroke.touched = True
         for piece in self.pieces.values():
-            if piece.state == int(TrackState.MOVING) or (
-                piece.state == int(TrackState.AT_REST) and piece.speed_mm_s > cfg.rest_speed_mm_s
-            ):
-                stroke.last_motion_s = frame.time_s
             if piece.state == int(TrackState.OCCLUDED):
                 continue
+            stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy)
+            # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
+            # trackers report small speeds from detection noise that never die out.
+            anchor = stroke.anchors.get(piece.track_id)
+            if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
+                stroke.anchors[piece.track_id] = piece.xy
+                stroke.last_motion_s = frame.time_s
+            elif piece.speed_mm_s > cfg.moving_speed_mm_s:
+                stroke.last_motion_s = frame.time_s
             start = stroke.snapshot.get(piece.track_id)
             if piece.item != "striker" and start is not None:
                 moved = float(np.linalg.norm(piece.position - start.position))
                 if moved > cfg.touch_mm:
                     stroke.touched = True
             self._extend_path(stroke, piece, start)
+        self._watch_pockets(stroke, frame)
+
+    def _watch_pockets(self, stroke: _Stroke, frame: TrackFrame) -> None:
+        """Candidates for pocketings the tracker may miss when identities swap (the break):
+        a piece of an item gone from view at the same time as one near a pocket."""
+        centres = pocket_centres()
+        visible: Counter[str] = Counter()
+        zones: Counter[tuple[str, int]] = Counter()
+        for piece in self.pieces.values():
+            if piece.state not in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+                continue
+            visible[piece.item] += 1
+            distance = np.linalg.norm(centres - piece.position, axis=1)
+            k = int(np.argmin(distance))
+            if distance[k] <= POCKET_ZONE_MM:
+                zones[(piece.item, k)] += 1
+        previous = stroke.visible_prev
+        if previous is not None:
+            for item in set(previous) | set(visible):
+                drop = previous[item] - visible[item]
+                for k in range(len(POCKETS)):
+                    lost = min(drop, stroke.zones_prev[(item, k)] - zones[(item, k)])
+                    for _ in range(max(0, lost)):
+                        xy = (float(centres[k][0]), float(centres[k][1]))
+                        stroke.zone_candidates.append(
+                            ItemEvent(item, POCKETS[k], frame.frame_index, frame.time_s, -1, xy)
+                        )
+                        drop -= 1
+                for _ in range(max(0, visible[item] - previous[item])):
+                    recent = [
+                        i
+                        for i, e in enumerate(stroke.zone_candidates)
+                        if e.item == item and frame.time_s - e.time_s <= REAPPEAR_S
+                    ]
+                    if recent:
+                        stroke.zone_candidates.pop(recent[-1])
+        stroke.visible_prev, stroke.zones_prev = visible, zones
 
     def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
         if how == int(TrackState.POCKETED):
@@ -348,6 +410,27 @@ class StrokeSegmenter:
             pocket = POCKETS[index]
             return ItemEvent(last.item, pocket, frame.frame_index, frame.time_s, last.track_id, last.xy)
         return None
+
+    def _unseen_at_pockets(self, stroke: _Stroke) -> None:
+        """A piece last seen at a pocket's mouth while the board was still moving, unseen
+        since, went in (a tracker may keep it as occluded for ever; one knocked in from rest
+        is never even seen moving)."""
+        centres = pocket_centres()
+        for tid, piece in list(self.pieces.items()):
+            seen = stroke.last_seen.get(tid)
+            if piece.state != int(TrackState.OCCLUDED) or seen is None:
+                continue
+            frame, time_s, xy = seen
+            if time_s >= stroke.last_motion_s:
+                continue  # it went out of sight after the board had settled: a hand
+            index = _nearest_pocket_index(np.array(xy))
+            if float(np.linalg.norm(centres[index] - np.array(xy))) <= POCKET_CAPTURE_MM:
+                stroke.events.append(ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy))
+            # Lost while things moved and not seen since the board settled: it went somewhere
+            # (or it is a ghost left by an identity swap, its piece followed by another track).
+            del self.pieces[tid]
+            self._departed.add(tid)
+        stroke.events.sort(key=lambda e: (e.frame, e.time_s))
 
     def _extend_path(self, stroke: _Stroke, piece: Piece, start: Piece | None) -> None:
         path = stroke.paths.get(piece.track_id)
@@ -369,29 +452,42 @@ class StrokeSegmenter:
 
     # ------------------------------------------------------------------ end of stroke
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
+        self._unseen_at_pockets(stroke)
         before = carrommen_counts(stroke.snapshot)
         after = carrommen_counts(self.pieces)
-        pocket_events = [e for e in stroke.events if e.pocket is not None]
-        overboard = tuple(e for e in stroke.events if e.pocket is None)
+        # Whatever left the board (into a pocket or off it) is believed only as far as the
+        # counts at rest agree: a track lost and found again under a new id is not gone.
         kept: list[ItemEvent] = []
         dropped: list[ItemEvent] = []
         vanished: dict[str, int] = {}
         for item in CARROMMEN:
-            gone = max(0, before[item] - after[item]) - sum(1 for e in overboard if e.item == item)
-            mine = [e for e in pocket_events if e.item == item]
-            kept.extend(mine[: max(0, gone)])
-            dropped.extend(mine[max(0, gone) :])
+            gone = max(0, before[item] - after[item])
+            pocketed = [e for e in stroke.events if e.item == item and e.pocket is not None]
+            off = [e for e in stroke.events if e.item == item and e.pocket is None]
+            if len(pocketed) < gone:
+                pocketed = sorted(
+                    pocketed + _unmatched(stroke.zone_candidates, pocketed, item), key=lambda e: e.frame
+                )
+            # Pieces rarely jump off a board: a disappearance a pocketing explains is one.
+            mine = pocketed + off
+            kept.extend(mine[:gone])
+            dropped.extend(mine[gone:])
             if gone > len(mine):
                 vanished[item] = gone - len(mine)
-        striker_events = [e for e in pocket_events if e.item == "striker"]
+        striker_events = [e for e in stroke.events if e.item == "striker"]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
             for p in self.pieces.values()
         )
+        if not striker_events and not striker_back:
+            striker_events = _unmatched(stroke.zone_candidates, [], "striker")[-1:]
         if striker_events and striker_back and settled:
             dropped.extend(striker_events)
         else:
             kept.extend(striker_events[:1])
+        overboard = tuple(e for e in kept if e.pocket is None)
+        kept = [e for e in kept if e.pocket is not None]
+        touched = stroke.touched or any(e.item != "striker" for e in (*kept, *overboard))
         kept.sort(key=lambda e: (e.frame, e.time_s))
         self._stroke = None
         self._striker_rest = None
@@ -406,7 +502,7 @@ class StrokeSegmenter:
             striker_start_xy=(float(stroke.striker_start[0]), float(stroke.striker_start[1])),
             pocketed=tuple(kept),
             overboard=overboard,
-            touched=stroke.touched,
+            touched=touched,
             new_board=stroke.new_board,
             counts_before=dict(before),
             counts_after=dict(after),
@@ -417,6 +513,18 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
+    """Pocket-watch candidates of `item` that no event of the tracker already accounts for."""
+    out = []
+    for c in candidates:
+        if c.item != item:
+            continue
+        if any(e.pocket == c.pocket and abs(e.time_s - c.time_s) <= REAPPEAR_S for e in events):
+            continue
+        out.append(c)
+    return out
 
 
 def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
