@@ -103,28 +103,3 @@ def sprite_affine(
     c = sprite_size / 2.0 - 0.5
     t = centre_px - m @ np.array([c, c])
     return np.column_stack([m, t])
-
-
-def warp_into(
-    src: np.ndarray, affine: np.ndarray, frame_shape: tuple[int, int]
-) -> tuple[np.ndarray, tuple[int, int]] | None:
-    """Warp a sprite into its bounding box of the frame; returns (patch, (x0, y0)) or None."""
-    h, w = src.shape[:2]
-    corners = np.array([[0, 0, 1], [w, 0, 1], [0, h, 1], [w, h, 1]], float) @ affine.T
-    x0, y0 = np.floor(corners.min(0)).astype(int) - 1
-    x1, y1 = np.ceil(corners.max(0)).astype(int) + 1
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, frame_shape[1]), min(y1, frame_shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return None
-    shifted = affine.copy()
-    shifted[:, 2] -= (x0, y0)
-    patch = cv2.warpAffine(
-        src,
-        shifted,
-        (int(x1 - x0), int(y1 - y0)),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0,
-    )
-    return patch, (int(x0), int(y0))

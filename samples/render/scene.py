@@ -51,6 +51,9 @@ NOISE_POOL = 6
 BLUR_MIN_PX = 0.75  # below this much travel in a frame a piece is drawn once, sharp
 HAND_SHADOW_STRENGTH = 0.45
 SIDE_SHADE = 0.6  # a piece's edge is lit from above at a grazing angle: darker than its face
+WALL_SHADE = 0.55  # the frame's inner wall, facing sideways, against the frame's lit top
+GLARE_MM = 80.0  # size of the lamp's reflection in a varnished surface
+SPRITE_OVERSIZE = 1.25  # sprites a little finer than the picture, so warping them stays sharp
 # A grid of points over the unit disc: a piece's visible fraction is the share of them seen.
 _STEP = 1.0 / 6.0
 _g = np.arange(-1.0, 1.0 + 1e-9, _STEP)
@@ -134,26 +137,46 @@ class FrameRenderer:
 
     # ---- once per camera pose -------------------------------------------------------------
     def set_pose(self, pose: CameraPose) -> None:
+        """Warp and light the board for this camera; make the sprites at its scale."""
         self.pose = pose
-        _width, _height = pose.image_size
-        grid = pose.board_grid()
         corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0]], float) * g.HALF_SURFACE_MM
         _, jac = pose.jacobians(corners)
         scales = np.sqrt(np.abs(np.linalg.det(jac)))
         self.px_per_mm = float(scales[-1])
+        grid = pose.board_grid()
+        view, on_surface = self._board_view(grid, texels_per_mm=1.5 * float(scales.max()))
+        self.gain = self._gain(grid)
+        lit = view * self.gain
+        glare = self.look.lamp.glare
+        if glare > 0:
+            # The lamp's reflection in a varnished surface: washed-out, on the surface only.
+            d2 = (
+                (grid[..., 0] - self.glare_xy[0]) ** 2 + (grid[..., 1] - self.glare_xy[1]) ** 2
+            ) / GLARE_MM**2
+            lit += (255.0 * glare * np.exp(-d2) * on_surface)[..., None]
+        self.background = np.clip(lit, 0, 255).astype(np.uint8)
+        sp = self.px_per_mm * SPRITE_OVERSIZE
+        self.sprite_scale = sp
+        self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
+        self.sides = {c: self._side(self.sprites[c]) for c in CLASSES}
+        self.shadows = {c: make_shadow(c, sp) for c in CLASSES}
+
+    def _board_view(self, grid: np.ndarray, texels_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+        """(float BGR picture of the board and the table, unlit; mask of the visible surface).
+
+        The frame stands FRAME_HEIGHT_MM above the surface: where a pixel's ray meets the
+        frame's top first, it shows the frame (and hides the surface behind it, recorded in
+        `frame_cover`); where it passes the top inside the surface's edge but lands beyond it,
+        it shows the frame's inner wall. Elsewhere it shows the surface or the table.
+        """
         tex = self.texture
-        s = min(tex.px_per_mm, 1.5 * float(scales.max()))
-        image = tex.image
-        if s < tex.px_per_mm:
-            side = int(round(image.shape[0] * s / tex.px_per_mm))
+        image, s = tex.image, tex.px_per_mm
+        if texels_per_mm < s:  # shrink first: remap does not average
+            side = int(round(image.shape[0] * texels_per_mm / s))
             image = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
             s = side / (2 * tex.half_extent_mm)
         e = tex.half_extent_mm
-        # The frame stands FRAME_HEIGHT_MM above the surface: where a pixel's ray meets the
-        # frame's top first, it shows the frame (and hides the surface behind it); where it
-        # passes the top inside the surface's edge but lands beyond it, it shows the frame's
-        # inner wall. Elsewhere it shows the surface (or the table around the board).
-        top = pose.board_grid(g.FRAME_HEIGHT_MM)
+        top = self.pose.board_grid(g.FRAME_HEIGHT_MM)
         reach_top = np.maximum(np.abs(top[..., 0]), np.abs(top[..., 1]))
         reach_surface = np.maximum(np.abs(grid[..., 0]), np.abs(grid[..., 1]))
         on_frame_top = (reach_top > g.HALF_SURFACE_MM) & (reach_top <= e)
@@ -161,30 +184,14 @@ class FrameRenderer:
         source = np.where(on_frame_top[..., None], top, grid)
         map_x = (source[..., 0] + e) * s - 0.5
         map_y = (e - source[..., 1]) * s - 0.5
-        warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(
-            np.float32
-        )
-        wall_colour = np.array(self.look.board.frame_bgr, np.float32) * 0.55
-        warped[wall] = wall_colour
+        warped = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        warped = warped.astype(np.float32)
+        warped[wall] = np.array(self.look.board.frame_bgr, np.float32) * WALL_SHADE
         outside = np.where(on_frame_top | wall, -1.0, reach_surface - e)
-        floor = self._floor(grid, outside)
-        inside = (outside <= 0)[..., None]
-        combined = np.where(inside, warped, floor)
-        # Where the frame hides the surface, pieces are hidden too.
+        view = np.where((outside <= 0)[..., None], warped, self._floor(grid, outside))
         self.frame_cover = on_frame_top & (reach_surface <= g.HALF_SURFACE_MM)
-        self.gain = self._gain(grid)
-        lit = combined * self.gain
-        glare = self.look.lamp.glare
-        if glare > 0:
-            # The lamp's reflection in a varnished surface: washed-out, on the board only.
-            d2 = ((grid[..., 0] - self.glare_xy[0]) ** 2 + (grid[..., 1] - self.glare_xy[1]) ** 2) / 80.0**2
-            lit += (255.0 * glare * np.exp(-d2) * (outside <= -g.FRAME_BREADTH_RANGE_MM[0]))[..., None]
-        self.background = np.clip(lit, 0, 255).astype(np.uint8)
-        sp = self.px_per_mm * 1.25
-        self.sprite_scale = sp
-        self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
-        self.sides = {c: self._side(self.sprites[c]) for c in CLASSES}
-        self.shadows = {c: make_shadow(c, sp) for c in CLASSES}
+        on_surface = ~on_frame_top & ~wall & (reach_surface <= g.HALF_SURFACE_MM)
+        return view, on_surface
 
     @staticmethod
     def _side(sprite: np.ndarray) -> np.ndarray:
