@@ -23,6 +23,9 @@ class EventConfig:
     # A strike leaves from where the striker rested at most this long before (frames are
     # skipped at rest, and the first frames of a strike may be blurred out).
     strike_window_s: float = 0.5
+    # A striker out of sight for at most this long before it is seen moving fast was blurred
+    # or missed at the strike; out of sight longer, it was carried under a hand and put down.
+    strike_blur_s: float = 0.25
     # Below this speed a piece counts as still (the tracker's own state is used too).
     rest_speed_mm_s: float = 40.0
     # The board has come to rest when no piece has moved further than `still_mm` (well above

@@ -51,6 +51,8 @@ POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # A piece back in view this soon after a drop near a pocket was missed by the detector, not
 # pocketed.
 REAPPEAR_S = 1.0
+# Frames a carromman must be seen displaced from where it rested to count as touched.
+TOUCH_FRAMES = 3
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 
@@ -118,6 +120,7 @@ class _Stroke:
     new_board: bool = False
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
+    displaced: dict[int, int] = field(default_factory=dict)
     last_seen: dict[int, tuple[int, float, tuple[float, float]]] = field(default_factory=dict)
     # Pocket watch, independent of track identities: per item, how many are in view and how
     # many near each pocket, and the drops in both at once (a piece falling in).
@@ -242,7 +245,8 @@ class StrokeSegmenter:
         # A speed measured across an occlusion is a striker put down somewhere else (carried
         # under a hand), not struck; and a strike leaves from where the striker just rested.
         before = self._previous.get(fastest.track_id)
-        if before is None or before.state not in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+        seen_before = before is not None and before.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
+        if not seen_before and frame.time_s - rest.time_s > cfg.strike_blur_s:
             return
         if frame.time_s - rest.time_s > cfg.strike_window_s:
             return
@@ -356,7 +360,10 @@ class StrokeSegmenter:
             if piece.item != "striker" and start is not None:
                 moved = float(np.linalg.norm(piece.position - start.position))
                 if moved > cfg.touch_mm:
-                    stroke.touched = True
+                    # A touched piece stays displaced; noise exceeds the margin once in a while.
+                    stroke.displaced[piece.track_id] = stroke.displaced.get(piece.track_id, 0) + 1
+                    if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
+                        stroke.touched = True
             self._extend_path(stroke, piece, start)
         self._watch_pockets(stroke, frame)
 
