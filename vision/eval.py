@@ -11,7 +11,8 @@ Ways to get the recorded log:
   (samples.oracle_tracks: pieces less than half visible are occluded, optional noise);
 - video-truth-camera: the full recorder with the truth camera instead of calibration;
 - --simulate: stroke inference alone on simulated matches, no video (oracle tracks from the
-  simulator's timeline, pieces under a forearm occluded).
+  simulator's timeline, pieces under a forearm occluded); with --tracker, perfect detections
+  (same occlusion) through the real tracker.
 
 Figures (summed over all DIRs), against the truth match log and report:
 
@@ -348,18 +349,52 @@ def _as_data(value: Any) -> Any:
     return value.model_dump(mode="json", exclude_none=True) if hasattr(value, "model_dump") else value
 
 
-def evaluate_simulated(seed: int, boards: int, noise_mm: float) -> Tally:
-    """Stroke inference alone on a simulated match (no rendering): oracle tracks from the
-    simulator's timeline, hands occluding what they cover."""
+def truth_detections(timeline: Any, noise_mm: float, seed: int) -> Any:
+    """Per frame, the pieces on or over the board and not wholly under a forearm, as
+    detections with position noise: perfect detection, for measuring the tracker and stroke
+    inference together."""
+    import numpy as np
+
+    from samples.oracle_tracks import hand_covers
+    from samples.timeline import ObjectState
+    from vision.detections import CLASS_NAMES, Detections
+
+    rng = np.random.default_rng(seed)
+    classes = np.array([CLASS_NAMES.index(c) for c in timeline.classes])
+    shown = [int(ObjectState.ON_BOARD), int(ObjectState.HELD)]
+    for f in range(timeline.num_frames):
+        s = f * timeline.oversample + timeline.oversample - 1
+        xy = timeline.xy_mm[s].astype(float)
+        seen = np.isin(timeline.state[s], shown) & np.isfinite(xy).all(axis=1)
+        finite = np.where(np.isfinite(xy), xy, 1e6)
+        for hand in timeline.hands[s]:
+            seen &= ~hand_covers(hand, finite, timeline.radius_mm)
+        noise = rng.normal(0.0, noise_mm, (int(seen.sum()), 2))
+        yield f, Detections(xy[seen] + noise, classes[seen], np.ones(int(seen.sum()), np.float32))
+
+
+def evaluate_simulated(
+    seed: int, boards: int, noise_mm: float, through_tracker: bool = False, skill: float = 0.85
+) -> Tally:
+    """Stroke inference on a simulated match (no rendering): oracle tracks from the
+    simulator's timeline, hands occluding what they cover; or, `through_tracker`, perfect
+    detections through the real tracker."""
     from samples.match import simulate_match
     from samples.oracle_tracks import OracleNoise, oracle_track_frames
     from vision.events import MatchRecorder
+    from vision.track import Tracker
 
-    sim = simulate_match(seed, boards=boards)
+    sim = simulate_match(seed, boards=boards, skill=skill)
     truth_log, truth_report = _as_data(sim.match_log), _as_data(sim.report)
     recorder = MatchRecorder(_seating(truth_log), rules=truth_log.get("rules", "icf"))
     frame = None
-    for frame in oracle_track_frames(sim.timeline, OracleNoise(position_mm=noise_mm), seed=seed):
+    if through_tracker:
+        tracker = Tracker()
+        fps = sim.timeline.fps
+        frames = (tracker.update(d, f, f / fps) for f, d in truth_detections(sim.timeline, noise_mm, seed))
+    else:
+        frames = oracle_track_frames(sim.timeline, OracleNoise(position_mm=noise_mm), seed=seed)
+    for frame in frames:
         recorder.update(frame)
     if frame is not None:
         recorder.finish(frame.frame_index, frame.time_s)
@@ -420,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
         help="seeds (A-B,C) of simulated matches to measure stroke inference alone on, without rendering",
     )
     parser.add_argument("--boards", type=int, default=1, help="boards per simulated match (default 1)")
+    parser.add_argument(
+        "--tracker", action="store_true", help="with --simulate: perfect detections through the real tracker"
+    )
     parser.add_argument("--make", type=Path, default=None, help="render evaluation videos into this folder")
     parser.add_argument("--seeds", default="9100-9119", help="seeds of the videos --make renders")
     parser.add_argument("--size", default="1280x720", help="size of the videos --make renders")
@@ -448,12 +486,13 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {}
     if args.simulate:
         total = Tally()
+        name = "simulated-tracker" if args.tracker else "simulated-oracle"
         for seed in parse_seeds(args.simulate):
-            tally = evaluate_simulated(seed, args.boards, args.noise)
+            tally = evaluate_simulated(seed, args.boards, args.noise, args.tracker, args.skill)
             total.add(tally)
-            print(f"simulated seed {seed}: {json.dumps(tally.figures())}", file=sys.stderr)
-        results["simulated-oracle"] = {**total.figures(), "error_list": total.errors}
-        print(f"simulated-oracle: {json.dumps(total.figures())}")
+            print(f"{name} seed {seed}: {json.dumps(tally.figures())}", file=sys.stderr)
+        results[name] = {**total.figures(), "error_list": total.errors}
+        print(f"{name}: {json.dumps(total.figures())}")
     if not args.dirs:
         modes = ()
     for mode in modes:
