@@ -96,20 +96,29 @@ class LoopedSource:
         pass
 
 
-def run_pipeline(source: object) -> tuple[float, int, int]:
+def run_pipeline(source: object, camera: object | None = None) -> tuple[float, int, int]:
     from vision.commands.score import make_detector
     from vision.events import MatchRecorder, SeatAssigner
     from vision.pipeline import Pipeline
     from vision.track import Tracker
 
-    pipeline = Pipeline(MatchRecorder(SeatAssigner()), make_detector("auto"), Tracker())
+    if camera is None:
+        pipeline = Pipeline(MatchRecorder(SeatAssigner()), make_detector("auto"), Tracker())
+    else:  # the rendered video's own camera instead of calibration (and no camera monitor)
+        pipeline = Pipeline(
+            MatchRecorder(SeatAssigner()),
+            make_detector("auto"),
+            Tracker(),
+            calibrate=lambda image: camera,
+            watch_camera=False,
+        )
     start = time.perf_counter()
     status = pipeline.run(source)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
     return status.frames_read / elapsed, status.frames_detected, status.strokes
 
 
-def make_video(directory: Path, seed: int, seconds: float) -> Path:
+def make_video(directory: Path, seed: int, seconds: float) -> tuple[Path, dict]:
     """The first `seconds` of a simulated match rendered at 1920x1080, 30 fps, H.264."""
     from samples.match import simulate_match
     from samples.render.video import render_video
@@ -129,8 +138,16 @@ def make_video(directory: Path, seed: int, seconds: float) -> Path:
         timeline.radius_mm,
     )
     path = directory / f"bench-{seed}-1080p30.mp4"
-    render_video(cut, path, seed=seed, size=(1920, 1080))
-    return path
+    truth = render_video(cut, path, seed=seed, size=(1920, 1080))
+    return path, truth
+
+
+def calibration_available() -> bool:
+    try:
+        import calibration.calibrate  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,7 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=40.0, help="length of the rendered video")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        video = args.video or make_video(Path(tmp), args.seed, args.seconds)
+        camera = None
+        if args.video is not None:
+            video = args.video
+        else:
+            video, truth = make_video(Path(tmp), args.seed, args.seconds)
+            if not calibration_available():
+                from calibration.camera import Calibration
+
+                camera = Calibration.from_dict(truth["cameras"][0]["calibration"])
+                print("calibration.calibrate is not available: the rendered camera stands in (no monitor)")
         first = VideoFileSource(video)
         size = f"{first.size[0]}x{first.size[1]}"
         print(f"video: {video} {size} @ {first.fps:.2f} fps, {first.frame_count} frames")
@@ -149,14 +175,14 @@ def main(argv: list[str] | None = None) -> int:
         pyav_fps, frames = decode_fps_pyav(video)
         opencv_fps = decode_fps_opencv(video)
         decode = max(pyav_fps, opencv_fps)
-        e2e_fps, detected, strokes = run_pipeline(VideoFileSource(video))
+        e2e_fps, detected, strokes = run_pipeline(VideoFileSource(video), camera)
         print(f"decode only: PyAV {pyav_fps:.1f} fps, OpenCV {opencv_fps:.1f} fps (reference {decode:.1f})")
         print(
             f"pipeline:    {e2e_fps:.1f} fps ({detected}/{frames} frames detected, {strokes} strokes) "
             f"= {e2e_fps / decode:.0%} of decode"
         )
         looped = LoopedSource(video, args.loops)
-        run_pipeline(looped)
+        run_pipeline(looped, camera)
         samples = np.array(looped.samples)
         if len(samples) >= 4:
             half = samples[len(samples) // 2 :]  # after warm-up: models, maps, first calibration
