@@ -45,6 +45,7 @@ HAND_DRAW_HEIGHT_MM = 30.0  # the plane the hand is drawn in (fingertips low, fo
 class HandShape:
     skin: list[np.ndarray]  # polygons in board mm
     sleeve: list[np.ndarray]
+    fingers: int = 0  # the first `fingers` skin polygons are fingers and thumb (outlined)
 
 
 def _capsule(a: np.ndarray, b: np.ndarray, wa: float, wb: float, n: int = 10) -> np.ndarray:
@@ -97,6 +98,7 @@ def hand_shape(pose: HandPose, sleeve_from: float) -> HandShape:
         skin.append(
             _capsule(palm - a * 8 - n * 34, palm + a * 20 - n * 42, FINGER_WIDTH_MM * 1.3, FINGER_WIDTH_MM)
         )
+    fingers = len(skin)
     skin.append(_ellipse(palm, a, 50, 44))
     wrist = palm - a * 42
     elbow = wrist - a * FOREARM_LENGTH_MM
@@ -106,7 +108,7 @@ def hand_shape(pose: HandPose, sleeve_from: float) -> HandShape:
     if sleeve_from < 1.0:
         w_start = WRIST_WIDTH_MM + (ELBOW_WIDTH_MM - WRIST_WIDTH_MM) * sleeve_from + 10
         sleeve.append(_capsule(elbow - a * 120, sleeve_start, ELBOW_WIDTH_MM + 14, w_start))
-    return HandShape(skin, sleeve)
+    return HandShape(skin, sleeve, fingers)
 
 
 def centroid(pose: HandPose) -> np.ndarray:

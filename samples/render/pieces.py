@@ -29,6 +29,7 @@ PIECE_THICKNESS_MM = 7.0  # carrommen are 7 to 9 mm thick: the camera sees the t
 HELD_HEIGHT_MM = 35.0  # a piece in the fingers, above the surface
 SHADOW_STRENGTH = 0.45
 SUPERSAMPLE = 4
+LIGHT_DIRECTIONS = 8  # sprites are made for this many directions of the lamp
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,12 @@ def piece_radius(cls: str) -> float:
     return g.STRIKER_RADIUS_MM if cls == "striker" else g.COIN_RADIUS_MM
 
 
-def make_sprite(cls: str, look: PieceLook, px_per_mm: float) -> np.ndarray:
-    """BGRA uint8 sprite of a piece, centred, `px_per_mm` scale, 2 px of transparent border."""
+def make_sprite(cls: str, look: PieceLook, px_per_mm: float, light_angle: float = 2.3) -> np.ndarray:
+    """BGRA uint8 sprite of a piece, centred, `px_per_mm` scale, 2 px of transparent border.
+
+    `light_angle` (radians, board frame) is the direction from the piece towards the lamp:
+    the bevel on that side is lit, the far side darker, and the highlight sits towards it.
+    """
     r_mm = piece_radius(cls)
     ss = SUPERSAMPLE
     r = r_mm * px_per_mm * ss
@@ -66,9 +71,11 @@ def make_sprite(cls: str, look: PieceLook, px_per_mm: float) -> np.ndarray:
     alpha = (rho <= 1.0).astype(np.float32)
     base = np.array(look.colours[cls], np.float32)
     dark = base.mean() < 90
-    # Bevelled rim: darker towards the edge, lit a little from one side.
+    # Sprite rows run south: the lamp's direction in sprite coordinates.
+    lx, ly = np.cos(light_angle), -np.sin(light_angle)
+    # Bevelled rim: darker towards the edge, lit on the lamp's side.
     shade = 1.0 - 0.35 * np.clip((rho - 0.82) / 0.18, 0, 1) ** 2
-    shade += 0.06 * np.clip(1.0 - rho, 0, 1) - 0.05 * dy * (rho > 0.8)
+    shade += 0.06 * np.clip(1.0 - rho, 0, 1) + 0.08 * (dx * lx + dy * ly) * (rho > 0.8)
     # Engraved rings (lighter on dark pieces, darker on light ones).
     ring_tone = 1.6 if dark else 0.82
     for ring in look.rings[cls]:
@@ -79,7 +86,7 @@ def make_sprite(cls: str, look: PieceLook, px_per_mm: float) -> np.ndarray:
         star_r = 0.35 + 0.3 * np.abs(np.cos(theta * n / 2.0)) ** 3
         inside = (rho < star_r) & (rho < 0.7)
         shade = np.where(inside, shade * 0.78, shade)
-    highlight = np.exp(-((dx + 0.35) ** 2 + (dy + 0.4) ** 2) / 0.08) * (0.12 if not dark else 0.25)
+    highlight = np.exp(-((dx - 0.45 * lx) ** 2 + (dy - 0.45 * ly) ** 2) / 0.08) * (0.12 if not dark else 0.25)
     colour = base[None, None, :] * shade[..., None] + 255.0 * highlight[..., None]
     sprite = np.dstack([np.clip(colour, 0, 255), alpha * 255.0])
     return cv2.resize(sprite, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)

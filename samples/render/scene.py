@@ -19,6 +19,7 @@ from samples.render.board import BoardTexture
 from samples.render.camera import CameraPose
 from samples.render.pieces import (
     HELD_HEIGHT_MM,
+    LIGHT_DIRECTIONS,
     PIECE_THICKNESS_MM,
     SHADOW_STRENGTH,
     PieceLook,
@@ -53,6 +54,7 @@ HAND_SHADOW_STRENGTH = 0.45
 SIDE_SHADE = 0.6  # a piece's edge is lit from above at a grazing angle: darker than its face
 WALL_SHADE = 0.55  # the frame's inner wall, facing sideways, against the frame's lit top
 GLARE_MM = 80.0  # size of the lamp's reflection in a varnished surface
+FINGER_CREASE = 0.35  # how much darker the lines between fingers are
 SPRITE_OVERSIZE = 1.25  # sprites a little finer than the picture, so warping them stays sharp
 # A grid of points over the unit disc: a piece's visible fraction is the share of them seen.
 _STEP = 1.0 / 6.0
@@ -157,8 +159,12 @@ class FrameRenderer:
         self.background = np.clip(lit, 0, 255).astype(np.uint8)
         sp = self.px_per_mm * SPRITE_OVERSIZE
         self.sprite_scale = sp
-        self.sprites = {c: self._premultiplied(make_sprite(c, self.look.pieces, sp)) for c in CLASSES}
-        self.sides = {c: self._side(self.sprites[c]) for c in CLASSES}
+        angles = np.arange(LIGHT_DIRECTIONS) * (2 * math.pi / LIGHT_DIRECTIONS)
+        self.sprites = {
+            c: [self._premultiplied(make_sprite(c, self.look.pieces, sp, float(a))) for a in angles]
+            for c in CLASSES
+        }
+        self.sides = {c: self._side(self.sprites[c][0]) for c in CLASSES}
         self.shadows = {c: make_shadow(c, sp) for c in CLASSES}
 
     def _board_view(self, grid: np.ndarray, texels_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -382,7 +388,11 @@ class FrameRenderer:
                 sprite_affine(bjac[k], bpx[k], side.shape[0], sp, scale) for k in range(len(positions))
             ]
             self._composite(frame, side, affines, 1.0, piece.state != ObjectState.HELD)
-        sprite = self.sprites[piece.cls]
+        towards_lamp = self.lamp_xy - positions.mean(0)
+        turn = math.atan2(towards_lamp[1], towards_lamp[0]) % (2 * math.pi)
+        sprite = self.sprites[piece.cls][
+            int(round(turn / (2 * math.pi) * LIGHT_DIRECTIONS)) % LIGHT_DIRECTIONS
+        ]
         affines = [sprite_affine(jac[k], px[k], sprite.shape[0], sp, scale) for k in range(len(positions))]
         darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
         self._composite(frame, sprite, affines, darken, piece.state != ObjectState.HELD)
@@ -452,6 +462,15 @@ class FrameRenderer:
         colour = (tone * (1 - sleeve_a) + cloth * sleeve_a) * rounding[..., None] * self.gain[y0:y1, x0:x1]
         a = (whole.astype(np.float32) / 255.0)[..., None]
         roi = roi * (1 - a) + colour * a
+        # The creases between fingers, and between fingers and palm.
+        seams = np.zeros_like(whole)
+        for finger in skin_px[: shape.fingers]:
+            fixed = np.round((finger - (x0, y0)) * 16).astype(np.int32)
+            cv2.polylines(seams, [fixed], True, 255, 1, cv2.LINE_AA, 4)
+        palm = hand_art.rasterise([skin_px[shape.fingers]], roi_box)  # no lines across the palm
+        crease = np.minimum(seams, whole).astype(np.float32) * (255 - palm) / 255.0**2
+        crease = crease[..., None] * FINGER_CREASE
+        roi = roi * (1 - crease)
         frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
         np.maximum(occlusion[y0:y1, x0:x1], whole, out=occlusion[y0:y1, x0:x1])
 
