@@ -188,11 +188,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--name", help="prefix the four files' names (NAME.mp4, NAME.truth.json, ...)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=run_match)
-    modes = parser.add_subparsers(dest="synth_mode", metavar="stills")
+    modes = parser.add_subparsers(dest="synth_mode", metavar="[stills]", title="optional mode")
     stills = modes.add_parser(
         "stills", help="single pictures with truth (detector training, calibration tests)"
     )
-    stills.add_argument("--seed", type=int, default=0)
+    stills.add_argument("--seed", type=int, default=0, help="every picture's seed follows from it")
     stills.add_argument("--count", type=int, required=True, help="how many pictures")
     stills.add_argument("--out", type=Path, required=True, help="folder for the pictures and truth.json")
     stills.add_argument("--size", default="1280x720", help="picture size WIDTHxHEIGHT (default 1280x720)")
