@@ -195,14 +195,16 @@ def board_truth(board: Any) -> dict[str, Any]:
     }
 
 
-def objects_truth(layout: Layout, visible: dict[int, float], pose: CameraPose) -> list[dict[str, Any]]:
-    """Per object: board mm and, for convenience, where its centre is in the picture."""
+def objects_truth(
+    layout: Layout, visible: dict[int, float], pose: CameraPose | None = None
+) -> list[dict[str, Any]]:
+    """Per object: board mm and, given the camera, where its centre is in the picture."""
     out = []
     shown = np.where(np.isfinite(layout.xy_mm), layout.xy_mm, 0.0)
-    pixels = pose.project(shown)
+    pixels = pose.project(shown) if pose is not None else np.full_like(shown, np.nan)
     for i, (oid, cls) in enumerate(zip(OBJECT_IDS, OBJECT_CLASSES, strict=True)):
         xy = layout.xy_mm[i]
-        px = None if np.isnan(xy).any() else [round(float(pixels[i, 0]), 2), round(float(pixels[i, 1]), 2)]
+        px = None if np.isnan(xy).any() or pose is None else [round(float(v), 2) for v in pixels[i]]
         out.append(
             {
                 "id": oid,
