@@ -161,3 +161,29 @@ def test_a_real_board_agrees_with_the_simulators_truth(tmp_path: Path) -> None:
             assert tracks["visible"][stroke["last_frame"], k] == 0.0
             pocketed += 1
     assert pocketed > 0
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def test_the_committed_sample_video_matches_its_truth_and_the_laws() -> None:
+    """samples/sample-board.* (README's embedded default) are one consistent set; when the
+    rules engine or the generator changes, remake them with the command in samples/README.md."""
+    from rules.log import parse_log_text
+    from rules.score import score_log
+
+    video = SAMPLES / "sample-board.mp4"
+    truth = json.loads((SAMPLES / "sample-board.truth.json").read_text())
+    log_text = (SAMPLES / "sample-board.match-log.json").read_text()
+    report = json.loads((SAMPLES / "sample-board.report.json").read_text())
+    assert video.stat().st_size <= 10_000_000
+    assert truth["video"]["file"] == video.name and truth["video"]["size"] == [1280, 720]
+    assert len(truth["match"]["boards"]) == 1
+    assert truth["match"]["match_log"] == json.loads(log_text)
+    assert truth["match"]["report"] == report
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        assert stream.frames in (0, truth["video"]["frames"])  # 0: the container does not say
+        assert (stream.codec_context.width, stream.codec_context.height) == (1280, 720)
+    rescored = score_log(parse_log_text(log_text, "sample-board.match-log.json"))
+    assert json.loads(json.dumps(rescored.to_data())) == report
