@@ -391,11 +391,12 @@ def evaluate_simulated(
     if through_tracker:
         tracker = Tracker()
         fps = sim.timeline.fps
-        frames = (tracker.update(d, f, f / fps) for f, d in truth_detections(sim.timeline, noise_mm, seed))
+        for f, detections in truth_detections(sim.timeline, noise_mm, seed):
+            frame = tracker.update(detections, f, f / fps)
+            recorder.update(frame, detections)
     else:
-        frames = oracle_track_frames(sim.timeline, OracleNoise(position_mm=noise_mm), seed=seed)
-    for frame in frames:
-        recorder.update(frame)
+        for frame in oracle_track_frames(sim.timeline, OracleNoise(position_mm=noise_mm), seed=seed):
+            recorder.update(frame)
     if frame is not None:
         recorder.finish(frame.frame_index, frame.time_s)
     log = recorder.log()

@@ -222,7 +222,7 @@ class Pipeline:
                 continue
             detections = self.detector.detect(frame.bgr(), calibration)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
-            events = self.recorder.update(tracks)
+            events = self.recorder.update(tracks, detections)
             self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
                 self.review.rest_image(frame, calibration)

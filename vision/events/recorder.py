@@ -7,8 +7,10 @@ event when the board has come to rest) and appends them to the log file at once.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from vision.detections import Detections
 from vision.events.config import EventConfig
 from vision.events.guard import EngineGuard
 from vision.events.log_writer import MatchLogWriter
@@ -43,8 +45,11 @@ class MatchRecorder:
         self.writer.set_header(rules=rules, event=self.seating.event)
         self._fix_header()
 
-    def update(self, frame: TrackFrame) -> list[dict[str, Any]]:
-        return self._emit(self.segmenter.update(frame))
+    def update(self, frame: TrackFrame, detections: Detections | None = None) -> list[dict[str, Any]]:
+        """Events that became known with this frame. Pass the frame's detections when there
+        are any: counts at rest are then taken from them."""
+        detected = Counter(detections.class_names) if detections is not None else None
+        return self._emit(self.segmenter.update(frame, detected))
 
     def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:
         return self._emit(list(self.segmenter.finish(frame_index, time_s)))

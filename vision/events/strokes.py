@@ -16,7 +16,7 @@ vanished under a hand is not pocketed, a "pocketing" of a coin still lying there
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,6 +51,9 @@ POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # A piece back in view this soon after a drop near a pocket was missed by the detector, not
 # pocketed.
 REAPPEAR_S = 1.0
+# Counts "at rest" are the median over this many recent frames (a piece missed in one frame
+# is not gone).
+COUNT_FRAMES = 7
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
 # Paths for the review images: a point is kept once the piece has moved this far.
@@ -109,6 +112,7 @@ class _Stroke:
     striker_start: np.ndarray
     seat: str
     snapshot: dict[int, Piece]
+    counts_before: Counter[str] = field(default_factory=Counter)
     confirmed: bool = False
     last_motion_s: float = 0.0
     events: list[ItemEvent] = field(default_factory=list)
@@ -138,6 +142,7 @@ class _Rest:
     xy: np.ndarray
     track_id: int
     snapshot: dict[int, Piece]
+    counts: Counter[str]
 
 
 class StrokeSegmenter:
@@ -148,8 +153,12 @@ class StrokeSegmenter:
         self._striker_rest: _Rest | None = None
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
+        self._end_counts: Counter[str] = Counter()
         self._end_overboard: Counter[str] = Counter()
         self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
+        self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
+            maxlen=COUNT_FRAMES
+        )
         self.frames_seen = 0
 
     @property
@@ -164,11 +173,34 @@ class StrokeSegmenter:
             p.state == int(TrackState.MOVING) and p.speed_mm_s > fast for p in self.pieces.values()
         )
 
+    def counts_now(self) -> Counter[str]:
+        """Carrommen on the board by item: the median over recent frames of what was detected
+        plus what is believed hidden; from the tracks alone when no detections are given."""
+        if not self._recent_counts or self._recent_counts[-1][0] is None:
+            return carrommen_counts(self.pieces)
+        totals = []
+        for detected, hidden in self._recent_counts:
+            if detected is None:
+                continue
+            total = Counter({k: v for k, v in detected.items() if k in CARROMMEN})
+            total.update(item for tid, item in hidden if tid in self.pieces and item in CARROMMEN)
+            totals.append(total)
+        return Counter({item: int(np.median([t[item] for t in totals])) for item in CARROMMEN})
+
     # ------------------------------------------------------------------ per frame
-    def update(self, frame: TrackFrame) -> list[PlacementRecord | StrokeRecord]:
+    def update(
+        self, frame: TrackFrame, detected: Counter[str] | None = None
+    ) -> list[PlacementRecord | StrokeRecord]:
+        """`detected`: the frame's detections counted by item, when the caller has them. Counts
+        at rest then come from them (plus pieces believed hidden), not from the tracks'
+        colours, which lag behind when tracks swap pieces."""
         self.frames_seen += 1
         self._previous = self.pieces
         gone = self._read(frame)
+        hidden = tuple(
+            (p.track_id, p.item) for p in self.pieces.values() if p.state == int(TrackState.OCCLUDED)
+        )
+        self._recent_counts.append((detected, hidden))
         out: list[PlacementRecord | StrokeRecord] = []
         stroke = self._stroke
         if stroke is None:
@@ -237,7 +269,12 @@ class StrokeSegmenter:
         rest = self._striker_rest
         if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
             self._striker_rest = _Rest(
-                fastest.frame, fastest.time_s, fastest.position, fastest.track_id, dict(self.pieces)
+                fastest.frame,
+                fastest.time_s,
+                fastest.position,
+                fastest.track_id,
+                dict(self.pieces),
+                self.counts_now(),
             )
             return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
@@ -257,6 +294,7 @@ class StrokeSegmenter:
             return
         snapshot = rest.snapshot
         self._stroke = _Stroke(
+            counts_before=rest.counts,
             start_frame=frame.frame_index,
             start_time_s=frame.time_s,
             striker_id=fastest.track_id,
@@ -300,7 +338,7 @@ class StrokeSegmenter:
         arrangement = is_break_arrangement(snapshot, self.config.arrangement_tolerance_mm)
         # A board ends with at least one side's nine coins gone; a due put back into an
         # untouched arrangement is not a new board.
-        emptied = self._end_state is None or sum(carrommen_counts(self._end_state).values()) <= (
+        emptied = self._end_state is None or sum(self._end_counts.values()) <= (
             sum(FULL_SET.values()) - self.config.new_board_missing
         )
         if arrangement and emptied:
@@ -310,8 +348,8 @@ class StrokeSegmenter:
             return
         # Law 65: carrommen that jumped off the board are put back by the umpire as a matter
         # of course; only what goes back beyond them is a placement (dues, penalties, queen).
-        before = carrommen_counts(self._end_state) + self._end_overboard
-        now = carrommen_counts(snapshot)
+        before = self._end_counts + self._end_overboard
+        now = stroke.counts_before
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
@@ -408,7 +446,12 @@ class StrokeSegmenter:
             pocket = _pocket_of(frame, piece.track_id) or POCKETS[_nearest_pocket_index(piece.position)]
             return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
         if how == int(TrackState.OFF_BOARD):
-            return ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
+            # Leaving the surface at a pocket's mouth is falling in (a tracker projecting a
+            # fast piece's path can see it "leave" past the corner).
+            index = _nearest_pocket_index(piece.position)
+            near = float(np.linalg.norm(pocket_centres()[index] - piece.position)) <= POCKET_ZONE_MM
+            pocket = POCKETS[index] if near else None
+            return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
         # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
         last = self._previous.get(piece.track_id, piece)
         index = _nearest_pocket_index(last.position)
@@ -460,27 +503,11 @@ class StrokeSegmenter:
     # ------------------------------------------------------------------ end of stroke
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
         self._unseen_at_pockets(stroke)
-        before = carrommen_counts(stroke.snapshot)
-        after = carrommen_counts(self.pieces)
+        before = stroke.counts_before
+        after = self.counts_now()
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
-        kept: list[ItemEvent] = []
-        dropped: list[ItemEvent] = []
-        vanished: dict[str, int] = {}
-        for item in CARROMMEN:
-            gone = max(0, before[item] - after[item])
-            pocketed = [e for e in stroke.events if e.item == item and e.pocket is not None]
-            off = [e for e in stroke.events if e.item == item and e.pocket is None]
-            if len(pocketed) < gone:
-                pocketed = sorted(
-                    pocketed + _unmatched(stroke.zone_candidates, pocketed, item), key=lambda e: e.frame
-                )
-            # Pieces rarely jump off a board: a disappearance a pocketing explains is one.
-            mine = pocketed + off
-            kept.extend(mine[:gone])
-            dropped.extend(mine[gone:])
-            if gone > len(mine):
-                vanished[item] = gone - len(mine)
+        kept, dropped, vanished = _reconcile(stroke, before, after)
         striker_events = [e for e in stroke.events if e.item == "striker"]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
@@ -499,6 +526,7 @@ class StrokeSegmenter:
         self._stroke = None
         self._striker_rest = None
         self._end_state = dict(self.pieces)
+        self._end_counts = after
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
         return StrokeRecord(
             seat=stroke.seat,
@@ -520,6 +548,44 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _reconcile(
+    stroke: _Stroke, before: Counter[str], after: Counter[str]
+) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int]]:
+    """Which departures of carrommen to believe: as many per colour as the counts at rest
+    say are gone. Pocketings first (the tracker's, pieces lost at a pocket mouth, the pocket
+    watch), then, because tracks swap pieces when many move at once (the break), another
+    colour's surplus pocketing relabelled, and only then overboard: pieces rarely jump off."""
+    need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
+    pockets: dict[str, list[ItemEvent]] = {}
+    offs: dict[str, list[ItemEvent]] = {}
+    for item in CARROMMEN:
+        own = [e for e in stroke.events if e.item == item and e.pocket is not None]
+        if len(own) < need[item]:
+            own = sorted(own + _unmatched(stroke.zone_candidates, own, item), key=lambda e: e.frame)
+        pockets[item] = own
+        offs[item] = [e for e in stroke.events if e.item == item and e.pocket is None]
+    kept: list[ItemEvent] = []
+    for item in CARROMMEN:
+        take = pockets[item][: need[item]]
+        pockets[item] = pockets[item][len(take) :]
+        kept.extend(take)
+        need[item] -= len(take)
+    for item in CARROMMEN:
+        for other in CARROMMEN:
+            while need[item] and other != item and pockets[other] and need[other] == 0:
+                e = pockets[other].pop(0)
+                kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
+                need[item] -= 1
+    for item in CARROMMEN:
+        take = offs[item][: need[item]]
+        offs[item] = offs[item][len(take) :]
+        kept.extend(take)
+        need[item] -= len(take)
+    dropped = [e for item in CARROMMEN for e in (*pockets[item], *offs[item]) if e.track_id >= 0]
+    vanished = {item: n for item, n in need.items() if n > 0}
+    return kept, dropped, vanished
 
 
 def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
