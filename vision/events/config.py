@@ -34,7 +34,7 @@ class EventConfig:
     still_mm: float = 4.0
     moving_speed_mm_s: float = 150.0
     # The board is at rest once nothing has moved for this long.
-    settle_s: float = 0.4
+    settle_s: float = 0.3
     # A stroke longer than this is closed anyway (a piece wrongly seen as moving for ever).
     max_stroke_s: float = 25.0
     # How far the striker's resting place may lie outside the base-line band and still be

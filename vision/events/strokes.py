@@ -387,7 +387,11 @@ class StrokeSegmenter:
                 continue
             stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy)
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
-            # trackers report small speeds from detection noise that never die out.
+            # trackers report small speeds from detection noise that never die out. A piece in
+            # a hand, or one that was not on the board at the strike (a due being put back
+            # while the last coins roll out), is not the stroke's motion.
+            if piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
+                continue
             anchor = stroke.anchors.get(piece.track_id)
             if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
                 stroke.anchors[piece.track_id] = piece.xy
