@@ -57,6 +57,10 @@ class EngineGuard:
             out.append(
                 _with_note(event, field, fewer, f"{items[k]} left out of {field}: the laws cannot accept it")
             )
+        if len(items) > 1:
+            out.append(
+                _with_note(event, field, [], f"{', '.join(items)} left out of {field}: the laws refuse them")
+            )
         if event["type"] == "stroke" and event.get("player") is not None:
             without_player = {k: v for k, v in event.items() if k != "player"}
             out.append(_note(without_player, "player left to the laws (whose turn it is)"))
