@@ -54,7 +54,10 @@ HAND_SHADOW_STRENGTH = 0.45
 SIDE_SHADE = 0.6  # a piece's edge is lit from above at a grazing angle: darker than its face
 WALL_SHADE = 0.55  # the frame's inner wall, facing sideways, against the frame's lit top
 GLARE_MM = 80.0  # size of the lamp's reflection in a varnished surface
-FINGER_CREASE = 0.35  # how much darker the lines between fingers are
+FINGER_CREASE = 0.35
+TORSO_HALF_WIDTH_MM = 230.0  # a seated player seen from above: half the shoulders' width
+TORSO_DEPTH_MM = 140.0
+HEAD_RADIUS_MM = 95.0  # how much darker the lines between fingers are
 SPRITE_OVERSIZE = 1.25  # sprites a little finer than the picture, so warping them stays sharp
 # A grid of points over the unit disc: a piece's visible fraction is the share of them seen.
 _STEP = 1.0 / 6.0
@@ -113,9 +116,13 @@ def temperature_gains(kelvin: float) -> np.ndarray:
 
 
 class FrameRenderer:
-    def __init__(self, look: SceneLook, texture: BoardTexture, pose: CameraPose) -> None:
+    def __init__(
+        self, look: SceneLook, texture: BoardTexture, pose: CameraPose, seats: tuple[str, ...] | None = None
+    ) -> None:
+        """`seats`: where players sit (drawn beyond the frame); None: two opposite sides."""
         self.look = look
         self.texture = texture
+        self.seats = seats
         self.lamp_xy = np.array(look.lamp.hotspot_xy) * g.HALF_SURFACE_MM
         self.glare_xy = self.lamp_xy * 0.6
         self.set_pose(pose)
@@ -235,6 +242,21 @@ class FrameRenderer:
             angle = float(rng.uniform(0, 180))
             cv2.ellipse(clutter, centre, axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
             cv2.ellipse(weight, centre, axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
+        # The players themselves, sitting at two opposite sides: a shoulder-wide torso and a
+        # head of dark hair beyond the frame (found from each pixel's board position, which
+        # stays well-defined far outside the board where the lens model would fold).
+        pair = ("S", "N") if rng.random() < 0.5 else ("E", "W")
+        for k, seat in enumerate(self.seats if self.seats is not None else pair):
+            seat_xy = g.board_to_seat(seat, grid.astype(np.float64))
+            along, out = seat_xy[..., 0], seat_xy[..., 1]
+            reach = g.HALF_SURFACE_MM + self.look.board.frame_breadth_mm
+            depth = (out - reach - TORSO_DEPTH_MM) / TORSO_DEPTH_MM
+            torso = (along / TORSO_HALF_WIDTH_MM) ** 2 + depth**2 <= 1
+            head = (along**2 + (out - reach - 2.2 * TORSO_DEPTH_MM) ** 2) <= HEAD_RADIUS_MM**2
+            cloth = np.array(self.look.sleeve_bgr[k % len(self.look.sleeve_bgr)], np.float32) * 0.8
+            clutter[torso] = cloth
+            clutter[head] = float(rng.uniform(15, 45))
+            weight[torso | head] = 1.0
         weight = cv2.GaussianBlur(np.clip(weight, 0, 1) * (outside_mm > 40), (0, 0), 3)[..., None]
         return floor * (1 - weight) + clutter * tone[..., None] * weight
 

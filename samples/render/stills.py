@@ -159,7 +159,10 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
     _, jac = pose.jacobians(corners)
     nearest = float(np.sqrt(np.abs(np.linalg.det(jac))).max())
     texture = render_board(look.board, float(np.clip(1.5 * nearest, 1.0, TEXTURE_PX_PER_MM)))
-    renderer = FrameRenderer(look, texture, pose)
+    seats = tuple(dict.fromkeys(h.seat for h in layout.hands)) or None
+    if seats is not None and len(seats) == 1:  # the opponent sits opposite
+        seats = (*seats, {"S": "N", "N": "S", "E": "W", "W": "E"}[seats[0]])
+    renderer = FrameRenderer(look, texture, pose, seats=seats)
     pieces = [
         PieceDraw(i, OBJECT_CLASSES[i], layout.xy_mm[i][None], layout.state[i], layout.fall[i])
         for i in range(len(OBJECT_IDS))

@@ -66,7 +66,7 @@ def render_video(
     """Write `out_path` (H.264, yuv420p) and return the video's truth (see samples.render.truth)."""
     setup = plan_video(seed, style, size, len(bump_frames))
     texture = render_board(setup.look.board, VIDEO_TEXTURE_PX_PER_MM)
-    renderer = FrameRenderer(setup.look, texture, setup.poses[0])
+    renderer = FrameRenderer(setup.look, texture, setup.poses[0], seats=striking_seats(timeline))
     fps = timeline.fps
     n_obj = len(timeline.ids)
     recorder = TruthRecorder(timeline)
@@ -129,6 +129,17 @@ def render_video(
         },
         board=board_truth(setup.look.board),
     )
+
+
+def striking_seats(timeline: Timeline) -> tuple[str, ...]:
+    """The sides players strike from (where their bodies are drawn), in seat order."""
+    seen = {
+        hand.seat
+        for hands in timeline.hands[:: timeline.oversample]
+        for hand in hands
+        if hand.kind == "strike"
+    }
+    return tuple(seat for seat in ("S", "E", "N", "W") if seat in seen) or ("S", "N")
 
 
 def stderr_progress(label: str) -> Callable[[int, int], None]:
