@@ -15,6 +15,7 @@ import numpy as np
 
 from calibration import geometry as g
 from samples.render import hands as hand_art
+from samples.render.backdrop import lamp_gain, table_around_board
 from samples.render.board import BoardTexture
 from samples.render.camera import CameraPose
 from samples.render.pieces import (
@@ -37,7 +38,6 @@ from samples.render.styles import (
     sample_lamp,
     sample_sensor,
 )
-from samples.render.texture import smooth_noise
 from samples.timeline import HandPose, ObjectState
 
 CLASSES = ("white", "black", "queen", "striker")
@@ -109,12 +109,6 @@ class PieceDraw:
     fall: float = 0.0  # 0..1: how far into the pocket a falling piece has gone
 
 
-def temperature_gains(kelvin: float) -> np.ndarray:
-    """BGR gains of a light of this colour temperature against a white balance at 5000 K."""
-    t = (kelvin - 5000.0) / 2500.0
-    return np.array([1.0 + 0.28 * t, 1.0 + 0.02 * t, 1.0 - 0.16 * t], np.float32).clip(0.5, 1.5)
-
-
 class FrameRenderer:
     def __init__(
         self, look: SceneLook, texture: BoardTexture, pose: CameraPose, seats: tuple[str, ...] | None = None
@@ -154,7 +148,7 @@ class FrameRenderer:
         self.px_per_mm = float(scales[-1])
         grid = pose.board_grid()
         view, on_surface = self._board_view(grid, texels_per_mm=1.5 * float(scales.max()))
-        self.gain = self._gain(grid)
+        self.gain = lamp_gain(self.look.lamp, self.lamp_xy, grid, pose.image_size)
         lit = view * self.gain
         glare = self.look.lamp.glare
         if glare > 0:
@@ -201,7 +195,9 @@ class FrameRenderer:
         warped = warped.astype(np.float32)
         warped[wall] = np.array(self.look.board.frame_bgr, np.float32) * WALL_SHADE
         outside = np.where(on_frame_top | wall, -1.0, reach_surface - e)
-        view = np.where((outside <= 0)[..., None], warped, self._floor(grid, outside))
+        view = np.where(
+            (outside <= 0)[..., None], warped, table_around_board(self.look, grid, outside, self.seats)
+        )
         self.frame_cover = on_frame_top & (reach_surface <= g.HALF_SURFACE_MM)
         on_surface = ~on_frame_top & ~wall & (reach_surface <= g.HALF_SURFACE_MM)
         return view, on_surface
@@ -222,56 +218,6 @@ class FrameRenderer:
         out[..., :3] *= sprite[..., 3:4] / 255.0
         out[..., 3] /= 255.0
         return out
-
-    def _floor(self, grid: np.ndarray, outside_mm: np.ndarray) -> np.ndarray:
-        rng = np.random.default_rng(self.look.seed + 1)
-        h, w = outside_mm.shape
-        tone = 1.0 + 0.15 * smooth_noise(rng, (h, w), (6, 10)) + 0.04 * smooth_noise(rng, (h, w), (60, 100))
-        # The board's own shadow on the table around it.
-        shadow = 1.0 - 0.6 * np.exp(-np.clip(outside_mm, 0, None) / 25.0)
-        floor = np.array(self.look.floor_bgr, np.float32)[None, None, :] * (tone * shadow)[..., None]
-        # Clutter around the board (knees, chairs, a cup, a towel): blurred blobs of colour,
-        # so a detector does not learn that everything off the board is plain.
-        clutter = np.zeros((h, w, 3), np.float32)
-        weight = np.zeros((h, w), np.float32)
-        for _ in range(int(rng.integers(0, 7))):
-            centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-            axes = (int(rng.integers(w // 30, w // 6)), int(rng.integers(h // 30, h // 5)))
-            grey = float(rng.uniform(25, 140))
-            colour = np.clip(grey + rng.normal(0, 25, 3), 10, 220).tolist()  # muted, like cloth
-            angle = float(rng.uniform(0, 180))
-            cv2.ellipse(clutter, centre, axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
-            cv2.ellipse(weight, centre, axes, angle, 0, 360, 1.0, -1, cv2.LINE_AA)
-        # The players themselves, sitting at two opposite sides: a shoulder-wide torso and a
-        # head of dark hair beyond the frame (found from each pixel's board position, which
-        # stays well-defined far outside the board where the lens model would fold).
-        pair = ("S", "N") if rng.random() < 0.5 else ("E", "W")
-        for k, seat in enumerate(self.seats if self.seats is not None else pair):
-            seat_xy = g.board_to_seat(seat, grid.astype(np.float64))
-            along, out = seat_xy[..., 0], seat_xy[..., 1]
-            reach = g.HALF_SURFACE_MM + self.look.board.frame_breadth_mm
-            depth = (out - reach - TORSO_DEPTH_MM) / TORSO_DEPTH_MM
-            torso = (along / TORSO_HALF_WIDTH_MM) ** 2 + depth**2 <= 1
-            head = (along**2 + (out - reach - 2.2 * TORSO_DEPTH_MM) ** 2) <= HEAD_RADIUS_MM**2
-            cloth = np.array(self.look.sleeve_bgr[k % len(self.look.sleeve_bgr)], np.float32) * 0.8
-            clutter[torso] = cloth
-            clutter[head] = float(rng.uniform(15, 45))
-            weight[torso | head] = 1.0
-        weight = cv2.GaussianBlur(np.clip(weight, 0, 1) * (outside_mm > 40), (0, 0), 3)[..., None]
-        return floor * (1 - weight) + clutter * tone[..., None] * weight
-
-    def _gain(self, grid: np.ndarray) -> np.ndarray:
-        lamp = self.look.lamp
-        width, height = self.pose.image_size
-        d2 = ((grid[..., 0] - self.lamp_xy[0]) ** 2 + (grid[..., 1] - self.lamp_xy[1]) ** 2) / (
-            lamp.hotspot_radius * g.HALF_SURFACE_MM
-        ) ** 2
-        hotspot = 1.0 + lamp.hotspot_gain * np.exp(-d2) - lamp.hotspot_gain * 0.3
-        ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-        r2 = ((xs - width / 2) ** 2 + (ys - height / 2) ** 2) / ((width / 2) ** 2 + (height / 2) ** 2)
-        vignette = 1.0 - lamp.vignette * r2
-        total = (lamp.exposure * hotspot * vignette).astype(np.float32)
-        return total[..., None] * temperature_gains(lamp.temperature_k)[None, None, :]
 
     # ---- per frame ---------------------------------------------------------------------------
     def render(
