@@ -26,6 +26,7 @@ from calibration.geometry import (
     BASE_CIRCLE_RADIUS_MM,
     BASE_LINE_GAP_MM,
     COIN_RADIUS_MM,
+    HALF_SURFACE_MM,
     POCKET_RADIUS_MM,
     POCKETS,
     STRIKER_RADIUS_MM,
@@ -54,6 +55,8 @@ REAPPEAR_S = 1.0
 # Counts "at rest" are the median over this many recent frames (a piece missed in one frame
 # is not gone).
 COUNT_FRAMES = 7
+# A piece lost this close to the frame while the board moved went over it.
+EDGE_MM = 6.0 * COIN_RADIUS_MM  # a fast piece travels this far in a few frames
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
 # Paths for the review images: a point is kept once the piece has moved this far.
@@ -125,6 +128,7 @@ class _Stroke:
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
+    first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
     last_seen: dict[int, tuple[int, float, tuple[float, float]]] = field(default_factory=dict)
     # Pocket watch, independent of track identities: per item, how many are in view and how
     # many near each pocket, and the drops in both at once (a piece falling in).
@@ -391,6 +395,7 @@ class StrokeSegmenter:
             # a hand, or one that was not on the board at the strike (a due being put back
             # while the last coins roll out), is not the stroke's motion.
             if piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
+                stroke.first_seen.setdefault(piece.track_id, frame.time_s)
                 continue
             anchor = stroke.anchors.get(piece.track_id)
             if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
@@ -480,6 +485,10 @@ class StrokeSegmenter:
             index = _nearest_pocket_index(np.array(xy))
             if float(np.linalg.norm(centres[index] - np.array(xy))) <= POCKET_CAPTURE_MM:
                 stroke.events.append(ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy))
+            elif max(abs(xy[0]), abs(xy[1])) >= HALF_SURFACE_MM - EDGE_MM:
+                # Lost at the frame's edge while moving: it jumped off (used only if the counts
+                # at rest say a piece of its colour is gone and no pocketing explains it).
+                stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy))
             # Lost while things moved and not seen since the board settled: it went somewhere
             # (or it is a ghost left by an identity swap, its piece followed by another track).
             del self.pieces[tid]
@@ -509,6 +518,14 @@ class StrokeSegmenter:
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
         after = self.counts_now()
+        # Pieces that appeared once the board was still are being put back already (a due,
+        # or a piece returned after going overboard): not part of this stroke's outcome.
+        late = Counter(
+            self.pieces[tid].item
+            for tid, t in stroke.first_seen.items()
+            if t > stroke.last_motion_s and tid in self.pieces and self.pieces[tid].item in CARROMMEN
+        )
+        after = after - late
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
         kept, dropped, vanished = _reconcile(stroke, before, after)
