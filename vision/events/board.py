@@ -34,6 +34,7 @@ class Piece:
     speed_mm_s: float
     frame: int
     time_s: float
+    velocity: tuple[float, float] = (0.0, 0.0)
 
     @property
     def on_board(self) -> bool:

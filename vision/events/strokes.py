@@ -55,6 +55,11 @@ REAPPEAR_S = 1.0
 # Counts "at rest" are the median over this many recent frames (a piece missed in one frame
 # is not gone).
 COUNT_FRAMES = 7
+# How far ahead a lost piece's path is followed to the pocket it was heading for.
+LOOKAHEAD_S = 0.15
+# A piece lost this close to a pocket while the board moved most likely went into it (used
+# after every pocketing actually seen).
+POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 # A piece lost this close to the frame while the board moved went over it.
 EDGE_MM = 6.0 * COIN_RADIUS_MM  # a fast piece travels this far in a few frames
 # Frames a carromman must be seen displaced from where it rested to count as touched.
@@ -73,6 +78,7 @@ class ItemEvent:
     time_s: float
     track_id: int
     xy: tuple[float, float]
+    guess: bool = False  # inferred from where a lost piece was, not seen going in
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,9 @@ class _Stroke:
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
-    last_seen: dict[int, tuple[int, float, tuple[float, float]]] = field(default_factory=dict)
+    last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
+        default_factory=dict
+    )
     # Pocket watch, independent of track identities: per item, how many are in view and how
     # many near each pocket, and the drops in both at once (a piece falling in).
     visible_prev: Counter[str] | None = None
@@ -244,6 +252,7 @@ class StrokeSegmenter:
                 float(speeds[i]),
                 frame.frame_index,
                 frame.time_s,
+                (float(frame.velocity_mm_s[i, 0]), float(frame.velocity_mm_s[i, 1])),
             )
             if state in (int(TrackState.POCKETED), int(TrackState.OFF_BOARD)):
                 left[tid] = (piece, state)
@@ -389,7 +398,7 @@ class StrokeSegmenter:
         for piece in self.pieces.values():
             if piece.state == int(TrackState.OCCLUDED):
                 continue
-            stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy)
+            stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
             # a hand, or one that was not on the board at the strike (a due being put back
@@ -479,12 +488,21 @@ class StrokeSegmenter:
             seen = stroke.last_seen.get(tid)
             if piece.state != int(TrackState.OCCLUDED) or seen is None:
                 continue
-            frame, time_s, xy = seen
+            frame, time_s, xy, velocity = seen
             if time_s >= stroke.last_motion_s:
                 continue  # it went out of sight after the board had settled: a hand
-            index = _nearest_pocket_index(np.array(xy))
-            if float(np.linalg.norm(centres[index] - np.array(xy))) <= POCKET_CAPTURE_MM:
+            # Where it was heading in the next few frames: a fast piece vanishes short of the
+            # pocket it falls into.
+            ahead = np.array(xy) + np.outer(np.linspace(0.0, LOOKAHEAD_S, 7), np.array(velocity))
+            distance = np.linalg.norm(ahead[:, None, :] - centres[None, :, :], axis=2).min(axis=0)
+            index = int(np.argmin(distance))
+            if distance[index] <= POCKET_CAPTURE_MM:
                 stroke.events.append(ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy))
+            elif distance[index] <= POCKET_GUESS_MM:
+                # Lost near a pocket while pieces swapped tracks: the likeliest place it went.
+                stroke.events.append(
+                    ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy, guess=True)
+                )
             elif max(abs(xy[0]), abs(xy[1])) >= HALF_SURFACE_MM - EDGE_MM:
                 # Lost at the frame's edge while moving: it jumped off (used only if the counts
                 # at rest say a piece of its colour is gone and no pocketing explains it).
@@ -582,10 +600,11 @@ def _reconcile(
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
     for item in CARROMMEN:
-        own = [e for e in stroke.events if e.item == item and e.pocket is not None]
+        own = [e for e in stroke.events if e.item == item and e.pocket is not None and not e.guess]
         if len(own) < need[item]:
             own = sorted(own + _unmatched(stroke.zone_candidates, own, item), key=lambda e: e.frame)
-        pockets[item] = own
+        guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
+        pockets[item] = own + _unmatched(guesses, own, item)
         offs[item] = [e for e in stroke.events if e.item == item and e.pocket is None]
     kept: list[ItemEvent] = []
     for item in CARROMMEN:
