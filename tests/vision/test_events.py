@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
 from tests.vision.scripted_match import ScriptedMatch
+from vision.detections import Detections
 from vision.errors import UsageError
 from vision.events import MatchLogWriter, MatchRecorder, SeatAssigner, parse_seats
 from vision.tracks import TrackFrame, TrackState
@@ -276,3 +277,40 @@ def test_a_carromman_put_back_after_going_overboard_is_not_a_placement() -> None
     match.strike("S", target=None)
     events = record(match)
     assert [e["items"] for e in events if e["type"] == "placed"] == [["white"]]
+
+
+def relabel_from(
+    frames: Iterator[TrackFrame], track: int, class_id: int, from_frame: int
+) -> Iterator[TrackFrame]:
+    """A tracker whose track `track` follows a piece of another colour from `from_frame` on."""
+    for frame in frames:
+        if frame.frame_index >= from_frame:
+            classes = frame.class_id.copy()
+            classes[frame.track_id == track] = class_id
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, classes, frame.xy_mm,
+                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_counts_at_rest_come_from_the_detections_when_track_colours_lag() -> None:
+    match = one_stroke_board()
+    start, _ = _stroke_frames(one_stroke_board())
+    timeline = match.timeline()
+    truth = list(oracle_track_frames(timeline))
+    # Track 14 (B5) is reported white from the strike on, as after an identity swap.
+    swapped = list(relabel_from(iter(truth), 14, 0, start))
+
+    def run(with_detections: bool) -> dict:
+        recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+        for seen, frame in zip(truth, swapped, strict=True):
+            on = np.isin(seen.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+            detections = (
+                Detections(seen.xy_mm[on], seen.class_id[on], seen.score[on]) if with_detections else None
+            )
+            recorder.update(frame, detections)
+        return strokes_of(recorder.log()["events"])[0]
+
+    assert run(with_detections=True)["pocketed"] == ["white"]
+    assert run(with_detections=False)["pocketed"] != ["white"]  # the lag the detections cure
