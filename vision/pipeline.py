@@ -6,9 +6,10 @@
 Memory stays flat however long the video: frames are handled one at a time and dropped; the
 only images kept are the board at rest before the current stroke (for the review) and the
 motion probe of the previous frame. Work is skipped while the board is at rest: a frame is
-detected when something in the picture changed (a cheap probe of every 8th pixel of the grey
-image against the previous frame), while a stroke is under way, and otherwise every
-`rest_detect_every`-th frame.
+detected while a stroke is under way, when something in the picture changed (a cheap probe
+of every 8th pixel of the grey image against the previous frame), and otherwise every
+`rest_detect_every`-th frame; `idle_detect_every` and `slow_detect_every` thin detection
+further between strokes and while only slow pieces roll (1: off, the default).
 
 A source that breaks mid-way stops the loop with its reason recorded; everything recorded up
 to the last good frame is kept (the log is already on disk).
@@ -59,7 +60,9 @@ class ReviewSink(Protocol):
 
 @dataclass(frozen=True)
 class PipelineOptions:
-    rest_detect_every: int = 5  # at rest, detect every Nth frame even if nothing changed
+    rest_detect_every: int = 10  # nothing changes: detect every Nth frame all the same
+    idle_detect_every: int = 1  # between strokes, something moves (hands)
+    slow_detect_every: int = 1  # a stroke's last pieces rolling slowly
     motion_stride: int = 8  # the motion probe reads every Nth pixel of the grey image
     motion_level: int = 18  # grey-level change that counts as a changed probe pixel
     motion_pixels: int = 6  # this many changed probe pixels: something moved
@@ -183,6 +186,21 @@ class Pipeline:
         changed = np.count_nonzero(np.abs(probe - previous) > opts.motion_level)
         return changed >= opts.motion_pixels
 
+    def _wanted(self, frame: Frame, since: int) -> bool:
+        """Whether this frame needs the detector. Every frame while a stroke is under way and
+        pieces move fast; every other frame once only slow pieces roll; between strokes every
+        `idle_detect_every`-th frame while something moves (hands, a striker being placed:
+        a strike is caught a frame or two late, its start position is where it rested), and
+        every `rest_detect_every`-th frame when nothing changes."""
+        opts = self.options
+        moved = self._moved(frame)
+        segmenter = self.recorder.segmenter
+        if segmenter.stroke_under_way:
+            return since >= (1 if segmenter.fast_motion else opts.slow_detect_every)
+        if moved:
+            return since >= opts.idle_detect_every
+        return since >= opts.rest_detect_every
+
     # ------------------------------------------------------------------ the loop
     def run(self, source: FrameSource) -> RecordingStatus:
         opts = self.options
@@ -211,9 +229,7 @@ class Pipeline:
                     continue
             else:
                 self._check_camera(frame, status)
-            moved = self._moved(frame)
-            busy = not self.recorder.at_rest
-            if not (moved or busy or frame.index - last_detected >= opts.rest_detect_every):
+            if not self._wanted(frame, frame.index - last_detected):
                 continue
             last_detected = frame.index
             status.frames_detected += 1

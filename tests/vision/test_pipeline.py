@@ -59,7 +59,7 @@ class DrawnSource:
             on = tl.state[s] == int(ObjectState.ON_BOARD)
             for xy in tl.xy_mm[s][on]:
                 px = self.calibration.board_to_image(xy)[0]
-                cv2.circle(image, (int(px[0]), int(px[1])), 6, (255, 255, 255), -1)
+                cv2.circle(image, (int(px[0]), int(px[1])), 12, (255, 255, 255), -1)
             yield Frame.from_bgr(f, f / tl.fps, image)
 
     def close(self) -> None:

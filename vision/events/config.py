@@ -33,6 +33,8 @@ class EventConfig:
     # `settle_s`.
     still_mm: float = 4.0
     moving_speed_mm_s: float = 150.0
+    # Slower than this a piece moves under 20 mm a frame: half the frames follow it well.
+    fast_speed_mm_s: float = 600.0
     # The board is at rest once nothing has moved for this long.
     settle_s: float = 0.3
     # A stroke longer than this is closed anyway (a piece wrongly seen as moving for ever).

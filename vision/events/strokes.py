@@ -178,6 +178,17 @@ class StrokeSegmenter:
         return self._stroke is not None and self._stroke.confirmed
 
     @property
+    def stroke_under_way(self) -> bool:
+        """A strike seen (confirmed or not) and the board not yet at rest."""
+        return self._stroke is not None
+
+    @property
+    def fast_motion(self) -> bool:
+        """Some piece moves fast enough to need every frame (to follow it into a pocket)."""
+        fast = self.config.fast_speed_mm_s
+        return any(p.speed_mm_s > fast for p in self.pieces.values() if p.state == int(TrackState.MOVING))
+
+    @property
     def at_rest(self) -> bool:
         """Nothing moving and no stroke under way: the pipeline may skip work."""
         fast = self.config.moving_speed_mm_s
