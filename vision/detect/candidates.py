@@ -24,6 +24,8 @@ EDGE_THRESHOLD = 40.0
 MIN_RIM_FRACTION = 0.22
 # Candidates closer than this (in units of coin radius) are one piece.
 NMS_RADIUS_FRACTION = 0.7
+# Grey-level contrast of a blob against its surroundings before it is a candidate.
+BLOB_MIN_CONTRAST = 8.0
 RADII_MM: tuple[float, ...] = (COIN_RADIUS_MM, STRIKER_RADIUS_MM)
 
 
@@ -99,6 +101,28 @@ def find_candidates(image_bgr: np.ndarray, px_per_mm: float) -> Candidates:
     strength = np.concatenate(strengths).astype(np.float32)
     keep = _suppress(xy, strength, nms)
     return Candidates(xy[keep], size[keep], strength[keep])
+
+
+def find_blobs(image_bgr: np.ndarray, px_per_mm: float, limit: int) -> Candidates:
+    """Coin-sized blobs (difference of Gaussians on grey), the `limit` strongest.
+
+    A piece smeared by motion has no sharp rim to vote with but is still a blob darker or
+    brighter than the board around it; these candidates catch what the rim vote misses.
+    """
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    sigma = COIN_RADIUS_MM * px_per_mm / np.sqrt(2.0)
+    inner = cv2.GaussianBlur(gray, (0, 0), 0.75 * sigma)
+    outer = cv2.GaussianBlur(gray, (0, 0), 1.3 * sigma)
+    response = np.abs(inner - outer)
+    size = max(3, int(round(COIN_RADIUS_MM * px_per_mm))) | 1
+    peaks = (response >= cv2.dilate(response, np.ones((size, size), np.uint8))) & (
+        response > BLOB_MIN_CONTRAST
+    )
+    py, px = np.nonzero(peaks)
+    strength = response[py, px]
+    order = np.argsort(-strength, kind="stable")[:limit]
+    xy = _refine(response, px[order], py[order])
+    return Candidates(xy, np.zeros(len(order), np.int64), (strength[order] / 255.0).astype(np.float32))
 
 
 def _refine(acc: np.ndarray, px: np.ndarray, py: np.ndarray) -> np.ndarray:

@@ -19,25 +19,40 @@ import numpy as np
 from calibration.camera import Calibration
 from calibration.geometry import COIN_RADIUS_MM, all_base_circle_centres, pocket_centres
 from vision.detect.base import BoardRectifier, BoardView
-from vision.detect.candidates import RADII_MM, Candidates, find_candidates
+from vision.detect.candidates import RADII_MM, Candidates, find_blobs, find_candidates
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
 
 # Candidates are searched at half the view's scale (a quarter of the pixels).
 SEARCH_SCALE = 0.5
 MIN_STRENGTH = 0.45  # of a full rim's votes
+BLOB_SEPARATION_MM = 10.0  # a blob this close to a rim-vote candidate adds nothing
 PRINTED_CIRCLE_TOLERANCE_MM = 3.0
 POCKET_TOLERANCE_MM = 10.0
 WHITE_MIN_BRIGHTNESS = 120.0
 QUEEN_MIN_REDNESS = 35.0  # R minus the mean of G and B
 
 
-def search_candidates(view: BoardView) -> Candidates:
-    """Candidates of a view, searched at `SEARCH_SCALE` and returned in the view's pixels."""
+def search_candidates(view: BoardView, min_strength: float = 0.0, blobs: int = 0) -> Candidates:
+    """Candidates of a view, searched at `SEARCH_SCALE` and returned in the view's pixels:
+    rim-vote peaks of at least `min_strength`, then up to `blobs` blob peaks that are not
+    already near one (strength 0: they come last)."""
     small = cv2.resize(view.image_bgr, None, fx=SEARCH_SCALE, fy=SEARCH_SCALE, interpolation=cv2.INTER_AREA)
-    found = find_candidates(small, view.px_per_mm * SEARCH_SCALE)
+    scale = view.px_per_mm * SEARCH_SCALE
+    found = find_candidates(small, scale)
+    keep = found.strength >= min_strength
+    xy, size, strength = found.xy_px[keep], found.radius_index[keep], found.strength[keep]
+    if blobs:
+        extra = find_blobs(small, scale, blobs)
+        if len(xy):
+            gap = np.linalg.norm(extra.xy_px[:, None] - xy[None], axis=2).min(axis=1)
+            fresh = gap > BLOB_SEPARATION_MM * scale
+        else:
+            fresh = np.ones(len(extra), bool)
+        xy = np.concatenate([xy, extra.xy_px[fresh]])
+        size = np.concatenate([size, extra.radius_index[fresh]])
+        strength = np.concatenate([strength, np.zeros(int(fresh.sum()), np.float32)])
     # Pixel centres: small pixel c covers view pixels [c / s, (c + 1) / s).
-    xy = (found.xy_px + 0.5) / SEARCH_SCALE - 0.5
-    return Candidates(xy, found.radius_index, found.strength)
+    return Candidates((xy + 0.5) / SEARCH_SCALE - 0.5, size, strength)
 
 
 def disc_means(view: BoardView, xy_px: np.ndarray, radius_mm: float) -> np.ndarray:

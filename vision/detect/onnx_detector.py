@@ -24,6 +24,10 @@ from vision.detections import Detections
 from vision.errors import VisionError
 
 DEFAULT_MODEL = "detector.onnx"
+# Candidates: rim-vote peaks of at least this strength, plus this many blob peaks (for
+# pieces blurred by motion). Training cuts its patches with the same settings.
+CANDIDATE_MIN_STRENGTH = 0.35
+BLOB_CANDIDATES = 25
 MIN_SCORE = 0.5
 # Two kept detections closer than this are one piece seen from two candidates.
 MERGE_DISTANCE_MM = 1.2 * COIN_RADIUS_MM
@@ -92,7 +96,7 @@ class OnnxDetector:
 
     def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
         view = self.rectifier.view(image_bgr, calibration)
-        found = search_candidates(view)
+        found = search_candidates(view, CANDIDATE_MIN_STRENGTH, BLOB_CANDIDATES)
         if not len(found):
             return Detections.empty()
         origins = patch_origins(found.xy_px)

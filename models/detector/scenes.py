@@ -1,0 +1,146 @@
+"""Generator scenes for training and testing the detector, with per-piece conditions.
+
+Two kinds of scene, both from the generator (samples.render):
+- `still`: `render_still(seed)` as it is (break arrangement, game in progress, sparse board,
+  hands, pieces dropping into pockets);
+- `moving`: the same kind of picture with some pieces in motion during the exposure (the
+  renderer integrates a piece over its positions), for the "moving / blurred" condition.
+
+Each true piece is tagged with the condition the figures are reported under: `moving`,
+`under_hand` (less than 95% visible), `pocket_mouth` (near a pocket), `break` (in the law-41
+arrangement) or `open`. Pieces dropping into a pocket (`falling`) or held above the board
+(`held`) are tagged so and are neither required nor counted as false detections.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from calibration import geometry as g
+from calibration.camera import Calibration
+from models.detector.data import Piece, Scene
+
+MOUTH_DISTANCE_MM = g.POCKET_RADIUS_MM + g.STRIKER_RADIUS_MM + 20.0
+UNDER_HAND_VISIBLE = 0.95
+EXPOSURE_S = 1.0 / 60.0
+BLUR_SAMPLES = 9
+
+
+def parse_seeds(text: str) -> list[int]:
+    """ "0-99" or "3,5,8" or a mix: "0-9,20-29"."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "-" in part[1:]:
+            a, b = part.split("-", 1)
+            seeds.extend(range(int(a), int(b) + 1))
+        else:
+            seeds.append(int(part))
+    return seeds
+
+
+def _is_break(objects: list[dict[str, Any]]) -> bool:
+    queen = next(o for o in objects if o["class"] == "queen")
+    return queen["xy_mm"] is not None and np.hypot(*queen["xy_mm"]) < 1e-6 and queen["state"] == "on_board"
+
+
+def piece_condition(obj: dict[str, Any], in_break: bool, moving: bool) -> str:
+    if obj["state"] in ("falling", "held"):
+        return obj["state"]
+    if moving:
+        return "moving"
+    if obj["visible"] < UNDER_HAND_VISIBLE:
+        return "under_hand"
+    xy = np.array(obj["xy_mm"])
+    if np.min(np.linalg.norm(g.pocket_centres() - xy, axis=1)) < MOUTH_DISTANCE_MM:
+        return "pocket_mouth"
+    if in_break and np.hypot(*xy) <= g.OUTER_CIRCLE_RADIUS_MM:
+        return "break"
+    return "open"
+
+
+def _scene_from_truth(seed: int, image: np.ndarray, truth: dict[str, Any], moving: set[int]) -> Scene:
+    objects = truth["objects"]
+    in_break = _is_break(objects)
+    pieces = tuple(
+        Piece(
+            o["class"],
+            np.array(o["xy_mm"], float),
+            float(o["visible"]),
+            i in moving,
+            piece_condition(o, in_break, i in moving),
+        )
+        for i, o in enumerate(objects)
+        if o["xy_mm"] is not None and o["state"] in ("on_board", "falling", "held")
+    )
+    calibration = Calibration.from_dict(truth["camera"], where=f"seed {seed}")
+    return Scene(seed, image, calibration, pieces, "break" if in_break else "open")
+
+
+def load_still(seed: int, **overrides: Any) -> Scene:
+    from samples.render.stills import render_still
+
+    image, truth = render_still(seed, **overrides)
+    return _scene_from_truth(seed, image, truth, set())
+
+
+def load_moving(seed: int) -> Scene:
+    """A still in which about half the pieces on the board move during the exposure."""
+    import cv2
+
+    from samples.render.board import render_board
+    from samples.render.camera import sample_pose
+    from samples.render.scene import FrameRenderer, PieceDraw, sample_scene
+    from samples.render.stills import (
+        DEFAULT_SIZE,
+        OBJECT_CLASSES,
+        OBJECT_IDS,
+        TEXTURE_PX_PER_MM,
+        board_truth,
+        objects_truth,
+        random_layout,
+    )
+    from samples.render.styles import ANY_STYLE, resolve_style
+    from samples.timeline import ObjectState
+
+    rng = np.random.default_rng([seed, 7])
+    style = resolve_style(ANY_STYLE, rng)
+    look = sample_scene(style, rng)
+    pose = sample_pose(style, rng, DEFAULT_SIZE)
+    layout = random_layout(rng, str(rng.choice(["play", "sparse", "break"], p=[0.6, 0.2, 0.2])), 1)
+    texture = render_board(look.board, TEXTURE_PX_PER_MM)
+    renderer = FrameRenderer(look, texture, pose)
+    pieces, moving = [], set()
+    for i in range(len(OBJECT_IDS)):
+        xy = layout.xy_mm[i]
+        positions = xy[None]
+        if layout.state[i] == ObjectState.ON_BOARD and rng.random() < 0.5:
+            top = 8000.0 if OBJECT_CLASSES[i] == "striker" else 4000.0
+            speed = float(np.exp(rng.uniform(np.log(150.0), np.log(top))))
+            angle = rng.uniform(0, 2 * np.pi)
+            travel = speed * EXPOSURE_S * np.array([np.cos(angle), np.sin(angle)])
+            positions = xy[None] + np.linspace(-0.5, 0.5, BLUR_SAMPLES)[:, None] * travel[None]
+            moving.add(i)
+        pieces.append(PieceDraw(i, OBJECT_CLASSES[i], positions, layout.state[i], layout.fall[i]))
+    image, visible = renderer.render(pieces, layout.hands, frame_index=int(rng.integers(100)))
+    _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, look.sensor.jpeg_quality])
+    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truth = {
+        "camera": pose.to_dict(),
+        "board": board_truth(look.board),
+        "objects": objects_truth(layout, visible),
+    }
+    # A moving piece that leaves the surface mid-exposure is not a fair test; keep it out.
+    for i in list(moving):
+        if not bool(g.on_playing_surface(layout.xy_mm[i], 0.0)):
+            moving.discard(i)
+    return _scene_from_truth(seed, image, truth, moving)
+
+
+def load_scene(seed: int) -> Scene:
+    """The training mix: two stills to one moving picture."""
+    return load_moving(seed) if seed % 3 == 2 else load_still(seed)
