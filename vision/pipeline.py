@@ -28,6 +28,7 @@ import numpy as np
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
 from vision.detections import Detections
+from vision.errors import VisionError
 from vision.events import MatchRecorder, StrokeRecord
 from vision.io import Frame, FrameSource
 
@@ -107,14 +108,23 @@ MonitorFactory = Callable[[Calibration, np.ndarray], MonitorLike]
 
 
 def default_calibrate(image_bgr: np.ndarray) -> Any:
-    from calibration.calibrate import calibrate_image
-
+    try:
+        from calibration.calibrate import calibrate_image
+    except ImportError as exc:  # a build without board calibration: say so, no traceback
+        raise VisionError(f"board calibration is not available in this build ({exc})") from exc
     return calibrate_image(image_bgr)
 
 
-def default_monitor(calibration: Calibration, image_bgr: np.ndarray) -> MonitorLike:
-    from calibration.monitor import BoardMonitor
+class _NoMonitor:
+    def check(self, gray: np.ndarray) -> bool:
+        return False
 
+
+def default_monitor(calibration: Calibration, image_bgr: np.ndarray) -> MonitorLike:
+    try:
+        from calibration.monitor import BoardMonitor
+    except ImportError:
+        return _NoMonitor()  # no camera watch in this build: the first calibration stays
     return BoardMonitor(calibration, image_bgr)
 
 
