@@ -1,0 +1,134 @@
+"""Tracking figures over a generator video: MOTA and identity switches, in board mm.
+
+    python -m vision.track.eval samples/sample-board.mp4 [--truth FILE] [--frames 0-1499]
+
+Runs the default detector and the tracker on every frame and compares the tracks with the
+video's truth (samples.render.truth, `carrom-synth-truth/1`) in the CLEAR-MOT way with a
+distance gate in mm: the truth per frame is every piece on the board (seen or under a
+hand), the hypotheses are the tracks at rest, moving or occluded. A true piece keeps its
+previous track while that track stays within the gate; otherwise pieces and tracks are
+paired by the Hungarian method. An identity switch is a true piece paired with another
+track than the one it last had. MOTA = 1 - (misses + false tracks + switches) / truths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from calibration.camera import Calibration
+from vision.detect.base import Detector
+from vision.io import open_source
+from vision.track.tracker import Tracker
+from vision.tracks import TrackFrame, TrackState
+
+GATE_MM = 20.0
+ON_BOARD = 0  # samples.timeline.ObjectState.ON_BOARD
+CLAIMS = (int(TrackState.AT_REST), int(TrackState.MOVING), int(TrackState.OCCLUDED))
+
+
+class ClearMot:
+    def __init__(self, gate_mm: float = GATE_MM) -> None:
+        self.gate = gate_mm
+        self.truths = self.misses = self.false = self.switches = 0
+        self.distances: list[float] = []
+        self._last: dict[int, int] = {}  # true object -> track id
+
+    def frame(self, truth_xy: np.ndarray, truth_ids: np.ndarray, tracks: TrackFrame) -> None:
+        claims = np.isin(tracks.state, CLAIMS)
+        hyp_xy, hyp_ids = tracks.xy_mm[claims], tracks.track_id[claims]
+        self.truths += len(truth_ids)
+        pairs: dict[int, int] = {}
+        used: set[int] = set()
+        for t, oid in enumerate(truth_ids):  # keep correspondences that still hold
+            previous = self._last.get(int(oid))
+            where = np.flatnonzero(hyp_ids == previous) if previous is not None else []
+            if len(where) and np.linalg.norm(hyp_xy[where[0]] - truth_xy[t]) <= self.gate:
+                pairs[t] = int(where[0])
+                used.add(int(where[0]))
+        rest_t = [t for t in range(len(truth_ids)) if t not in pairs]
+        rest_h = [h for h in range(len(hyp_ids)) if h not in used]
+        if rest_t and rest_h:
+            d = np.linalg.norm(truth_xy[rest_t][:, None] - hyp_xy[rest_h][None], axis=2)
+            cost = np.where(d <= self.gate, d, 1e6)
+            for r, c in zip(*linear_sum_assignment(cost), strict=True):
+                if cost[r, c] < 1e6:
+                    pairs[rest_t[r]] = rest_h[c]
+        for t, h in pairs.items():
+            oid, tid = int(truth_ids[t]), int(hyp_ids[h])
+            if oid in self._last and self._last[oid] != tid:
+                self.switches += 1
+            self._last[oid] = tid
+            self.distances.append(float(np.linalg.norm(hyp_xy[h] - truth_xy[t])))
+        self.misses += len(truth_ids) - len(pairs)
+        self.false += len(hyp_ids) - len(pairs)
+
+    def figures(self) -> dict[str, float | int]:
+        return {
+            "truths": self.truths,
+            "misses": self.misses,
+            "false_tracks": self.false,
+            "identity_switches": self.switches,
+            "mota": 1.0 - (self.misses + self.false + self.switches) / max(1, self.truths),
+            "motp_mm": float(np.mean(self.distances)) if self.distances else float("nan"),
+        }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("video", type=Path)
+    parser.add_argument("--truth", type=Path, help="default: VIDEO with .truth.json")
+    parser.add_argument("--frames", default="", help="first-last frame (default: all)")
+    parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
+    args = parser.parse_args(argv)
+    import cv2
+
+    from samples.render.truth import camera_at, object_tracks
+    from vision.detect.onnx_detector import OnnxDetector
+
+    cv2.setNumThreads(1)
+    truth_path = args.truth or args.video.with_name(args.video.name.replace(".mp4", ".truth.json"))
+    truth = json.loads(truth_path.read_text())
+    arrays = object_tracks(truth)
+    first, last = (
+        (int(v) for v in args.frames.split("-")) if args.frames else (0, arrays["state"].shape[0] - 1)
+    )
+    detector: Detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
+    tracker, mot = Tracker(), ClearMot()
+    calibration: Calibration | None = None
+    boards = max(1, len(truth.get("match", {}).get("boards", [])) or 1)
+    start = time.perf_counter()
+    source = open_source(args.video, start_frame=first)
+    try:
+        for frame in source:
+            if frame.index > last:
+                break
+            if frame.index < first:
+                continue
+            calibration = Calibration.from_dict(camera_at(truth, frame.index))
+            tracks = tracker.update(detector.detect(frame.bgr(), calibration), frame.index, frame.time_s)
+            on = arrays["state"][frame.index] == ON_BOARD
+            mot.frame(arrays["xy_mm"][frame.index][on], np.flatnonzero(on), tracks)
+    finally:
+        source.close()
+    figures = {
+        "video": str(args.video),
+        "frames": f"{first}-{last}",
+        "seconds": round(time.perf_counter() - start, 1),
+        **mot.figures(),
+        "boards_in_video": boards,
+    }
+    print(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
