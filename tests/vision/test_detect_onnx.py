@@ -1,0 +1,45 @@
+"""The committed ONNX detector on generator stills with exact truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.detector.scenes import load_still
+from vision.detect import load_default_detector
+from vision.detect.eval import Result, report, score_scene
+from vision.detect.onnx_detector import ModelError, OnnxDetector
+
+# Test seeds: outside the training (0-449), validation (450-499), development (5000-5199) and
+# figure (20000+) ranges.
+SEEDS = (30001, 30002, 30003)
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return load_default_detector()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pieces_at_rest_are_found_named_and_centred(detector, seed: int) -> None:
+    scene = load_still(seed)
+    result = Result()
+    score_scene(scene, detector.detect(scene.image_bgr, scene.calibration), result, scene.condition)
+    figures = report(result)["at_rest"]
+    assert figures["recall"] >= 0.9
+    assert figures["precision"] >= 0.9
+    assert figures["class_accuracy"] >= 0.9
+    assert figures["median_error_mm"] <= 1.5
+
+
+def test_an_empty_board_has_no_pieces(detector) -> None:
+    scene = load_still(30004, layout="sparse", hands=0)
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    truth = np.array([p.xy_mm for p in scene.pieces]).reshape(-1, 2)
+    for xy in found.xy_mm:  # every detection is a real piece
+        assert np.min(np.linalg.norm(truth - xy, axis=1)) < 12.0
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(ModelError, match="no such detector model"):
+        OnnxDetector(model_path=tmp_path / "none.onnx")
