@@ -69,7 +69,9 @@ def _vote(
     return acc.reshape(height, width)
 
 
-def find_candidates(image_bgr: np.ndarray, px_per_mm: float) -> Candidates:
+def find_candidates(
+    image_bgr: np.ndarray, px_per_mm: float, min_fraction: float = MIN_RIM_FRACTION
+) -> Candidates:
     """Disc centres in a rectified view, strongest first."""
     gx, gy, mag = _edges(image_bgr)
     ys, xs = np.nonzero(mag > EDGE_THRESHOLD)
@@ -91,7 +93,7 @@ def find_candidates(image_bgr: np.ndarray, px_per_mm: float) -> Candidates:
         # A full rim casts 2*pi*r votes; the blur spreads a peak over about 2*pi*sigma^2 px.
         full = 2.0 * np.pi * radius_px / (2.0 * np.pi * 1.0**2)
         norm = acc / full
-        peaks = (norm >= cv2.dilate(norm, kernel)) & (norm >= MIN_RIM_FRACTION)
+        peaks = (norm >= cv2.dilate(norm, kernel)) & (norm >= min_fraction)
         py, px = np.nonzero(peaks)
         points.append(_refine(norm, px, py))
         sizes.append(np.full(len(px), index, np.int64))
@@ -144,7 +146,8 @@ def _suppress(xy: np.ndarray, strength: np.ndarray, radius: float) -> np.ndarray
     """Greedy non-maximum suppression across the disc sizes: indices kept, strongest first."""
     order = np.argsort(-strength, kind="stable")
     ordered = xy[order]
-    close = np.linalg.norm(ordered[:, None, :] - ordered[None, :, :], axis=2) <= radius
+    delta = ordered[:, None, :] - ordered[None, :, :]
+    close = np.einsum("ijk,ijk->ij", delta, delta) <= radius * radius
     alive = np.ones(len(order), bool)
     for i in range(len(order)):
         if alive[i]:

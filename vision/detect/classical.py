@@ -19,7 +19,7 @@ import numpy as np
 from calibration.camera import Calibration
 from calibration.geometry import COIN_RADIUS_MM, all_base_circle_centres, pocket_centres
 from vision.detect.base import BoardRectifier, BoardView
-from vision.detect.candidates import RADII_MM, Candidates, find_blobs, find_candidates
+from vision.detect.candidates import MIN_RIM_FRACTION, RADII_MM, Candidates, find_blobs, find_candidates
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
 
 # Candidates are searched at half the view's scale (a quarter of the pixels).
@@ -38,7 +38,7 @@ def search_candidates(view: BoardView, min_strength: float = 0.0, blobs: int = 0
     already near one (strength 0: they come last)."""
     small = cv2.resize(view.image_bgr, None, fx=SEARCH_SCALE, fy=SEARCH_SCALE, interpolation=cv2.INTER_AREA)
     scale = view.px_per_mm * SEARCH_SCALE
-    found = find_candidates(small, scale)
+    found = find_candidates(small, scale, max(min_strength, MIN_RIM_FRACTION))
     keep = found.strength >= min_strength
     xy, size, strength = found.xy_px[keep], found.radius_index[keep], found.strength[keep]
     if blobs:
