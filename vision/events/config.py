@@ -21,8 +21,11 @@ class EventConfig:
     # How long the striker may take to travel that far before the start is called a nudge.
     strike_confirm_s: float = 0.6
     # A strike leaves from where the striker rested at most this long before (frames are
-    # skipped at rest, and the first frames of a strike may be blurred out).
-    strike_window_s: float = 0.5
+    # skipped at rest; the flicking hand may hide the striker for a few frames).
+    strike_window_s: float = 1.0
+    # The striker must have been moved this far from where the last stroke left it (and be
+    # still) before a fast movement can be a strike: a hand carrying it away is not one.
+    reposition_mm: float = 15.0
     # A striker out of sight for at most this long before it is seen moving fast was blurred
     # or missed at the strike; out of sight longer, it was carried under a hand and put down.
     strike_blur_s: float = 0.25

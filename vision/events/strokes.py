@@ -168,6 +168,10 @@ class StrokeSegmenter:
         self._end_counts: Counter[str] = Counter()
         self._end_overboard: Counter[str] = Counter()
         self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
+        # Where the striker lay when the last stroke ended; it must be put somewhere else
+        # before it can be struck again.
+        self._striker_after: tuple[int, tuple[float, float]] | None = None
+        self._repositioned = True
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
         )
@@ -291,6 +295,12 @@ class StrokeSegmenter:
         if fastest is None:
             return
         rest = self._striker_rest
+        if self._striker_after is not None and not self._repositioned:
+            tid, xy = self._striker_after
+            moved = float(np.hypot(fastest.xy[0] - xy[0], fastest.xy[1] - xy[1]))
+            slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
+            # Put somewhere else (and let go) since the last stroke: from now on it may be struck.
+            self._repositioned = slow and (fastest.track_id != tid or moved > cfg.reposition_mm)
         if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
             self._striker_rest = _Rest(
                 fastest.frame,
@@ -313,6 +323,8 @@ class StrokeSegmenter:
             return
         if rest.track_id != fastest.track_id and float(np.linalg.norm(rest.xy - fastest.position)) > 150.0:
             return
+        if not self._repositioned:
+            return  # the striker where the last stroke left it is picked up, not struck
         seat = side_of(rest.xy)
         if not self._on_base_band(seat, rest.xy):
             return
@@ -575,6 +587,9 @@ class StrokeSegmenter:
         kept.sort(key=lambda e: (e.frame, e.time_s))
         self._stroke = None
         self._striker_rest = None
+        strikers = [p for p in self.pieces.values() if p.item == "striker" and p.on_board]
+        self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
+        self._repositioned = self._striker_after is None
         self._end_state = dict(self.pieces)
         self._end_counts = after
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
