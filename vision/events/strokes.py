@@ -37,6 +37,7 @@ from vision.events.board import (
     FULL_SET,
     Piece,
     carrommen_counts,
+    in_pocket_mouth,
     is_break_arrangement,
     item_name,
 )
@@ -172,6 +173,7 @@ class StrokeSegmenter:
         # before it can be struck again.
         self._striker_after: tuple[int, tuple[float, float]] | None = None
         self._repositioned = True
+        self._last_visible: dict[int, float] = {}
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
         )
@@ -224,9 +226,19 @@ class StrokeSegmenter:
         self.frames_seen += 1
         self._previous = self.pieces
         gone = self._read(frame)
-        hidden = tuple(
-            (p.track_id, p.item) for p in self.pieces.values() if p.state == int(TrackState.OCCLUDED)
-        )
+        for piece in self.pieces.values():
+            if piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+                self._last_visible[piece.track_id] = frame.time_s
+        # Hidden pieces count while a hand may plausibly cover them; a track unseen for
+        # longer is a ghost the tracker keeps (a piece it lost long ago).
+        occluded = [
+            p
+            for p in self.pieces.values()
+            if p.state == int(TrackState.OCCLUDED)
+            and frame.time_s - self._last_visible.get(p.track_id, -1e9) <= self.config.hidden_max_s
+        ]
+        falling = in_pocket_mouth(np.array([p.xy for p in occluded])) if occluded else []
+        hidden = tuple((p.track_id, p.item) for p, gone in zip(occluded, falling, strict=True) if not gone)
         self._recent_counts.append((detected, hidden))
         out: list[PlacementRecord | StrokeRecord] = []
         stroke = self._stroke
