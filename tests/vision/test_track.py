@@ -165,3 +165,18 @@ def test_pocket_names_cover_every_pocket() -> None:
         out = run(Tracker(), frames)
         gone = [f.in_state(TrackState.POCKETED) for f in out if len(f.in_state(TrackState.POCKETED))]
         assert [g.pocket_name(0) for g in gone] == [name]
+
+
+def test_there_is_never_a_second_striker_or_queen_track() -> None:
+    frames = [[*REST, (STRIKER, (0.0, -290.0))]] * 4
+    frames += [[*REST, (STRIKER, (0.0, -290.0)), (STRIKER, (200.0, 200.0)), (QUEEN, (-200.0, 0.0))]] * 4
+    out = run(Tracker(), frames)
+    assert all(len(f.of_class("striker")) == 1 and len(f.of_class("queen")) == 1 for f in out[2:])
+
+
+def test_a_piece_that_crept_into_a_pocket_mouth_and_vanished_is_pocketed() -> None:
+    mouth = pocket_centre("SW") + np.array([0.0, 40.0])
+    frames = [[(WHITE, tuple(mouth))]] * 4 + [[]] * 25
+    out = run(Tracker(), frames)
+    gone = [f.in_state(TrackState.POCKETED) for f in out if len(f.in_state(TrackState.POCKETED))]
+    assert [g.pocket_name(0) for g in gone] == ["SW"]

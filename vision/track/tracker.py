@@ -58,6 +58,10 @@ class TrackerConfig:
     pocket_capture_mm: float = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
     rest_pocket_capture_mm: float = POCKET_RADIUS_MM
     lookahead_frames: float = 3.0  # how far ahead a moving piece's path is followed
+    # A piece last seen this close to a pocket and unseen this long went in (it crept into
+    # the mouth too slowly for the path test, or sank while blurred).
+    linger_pocket_mm: float = POCKET_RADIUS_MM + COIN_RADIUS_MM * 2.0
+    linger_frames: int = 20
 
 
 @dataclass(eq=False)
@@ -166,7 +170,10 @@ class Tracker:
             else:
                 self._lose(track, dt)
         for d in free:
-            self._start(detections, d, time_s)
+            # Every piece of this class already has a track (one queen, one striker, nine of
+            # each colour): a detection nobody could explain is a false one, not a new piece.
+            if not self._class_full(int(detections.class_id[d])):
+                self._start(detections, d, time_s)
 
         reported = [t for t in self._tracks if t.confirmed]
         frame = self._frame(reported, frame_index, time_s)
@@ -206,6 +213,8 @@ class Tracker:
         if not track.confirmed:
             return
         pocket = self._pocket_reached(track)
+        if pocket == NO_POCKET and track.missed >= cfg.linger_frames:
+            pocket = self._pocket_near(track.xy, cfg.linger_pocket_mm)
         if track.missed >= cfg.gone_after_frames and pocket != NO_POCKET:
             track.state, track.pocket = TrackState.POCKETED, pocket
         elif track.missed >= cfg.gone_after_frames and self._left_surface(track):
@@ -226,6 +235,11 @@ class Tracker:
         hit = distance.min(axis=0)
         best = int(np.argmin(hit))
         return best if hit[best] <= capture else NO_POCKET
+
+    def _pocket_near(self, xy: np.ndarray, radius: float) -> int:
+        distance = np.linalg.norm(self._pockets - xy[None, :], axis=1)
+        best = int(np.argmin(distance))
+        return best if distance[best] <= radius else NO_POCKET
 
     def _left_surface(self, track: _Track) -> bool:
         path = self._path(track)
