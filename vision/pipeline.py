@@ -61,12 +61,12 @@ class ReviewSink(Protocol):
 
 @dataclass(frozen=True)
 class PipelineOptions:
-    rest_detect_every: int = 10  # nothing changes: detect every Nth frame all the same
+    rest_detect_every: int = 3  # nothing seems to change: detect every Nth frame all the same
     idle_detect_every: int = 1  # between strokes, something moves (hands)
     slow_detect_every: int = 1  # a stroke's last pieces rolling slowly
     motion_stride: int = 8  # the motion probe reads every Nth pixel of the grey image
-    motion_level: int = 18  # grey-level change that counts as a changed probe pixel
-    motion_pixels: int = 6  # this many changed probe pixels: something moved
+    motion_level: int = 12  # grey-level change that counts as a changed probe pixel
+    motion_pixels: int = 4  # this many changed probe pixels: something moved
     calibration_attempts: int = 12  # frames tried for the first calibration
     calibration_spacing_s: float = 0.5  # time between those attempts
     progress_every_s: float = 1.0
@@ -207,7 +207,7 @@ class Pipeline:
         segmenter = self.recorder.segmenter
         if segmenter.stroke_under_way:
             return since >= (1 if segmenter.fast_motion else opts.slow_detect_every)
-        if moved:
+        if moved or not segmenter.at_rest:
             return since >= opts.idle_detect_every
         return since >= opts.rest_detect_every
 
