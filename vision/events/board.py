@@ -13,8 +13,6 @@ from calibration.geometry import (
     COIN_RADIUS_MM,
     COINS_PER_COLOUR,
     OUTER_CIRCLE_RADIUS_MM,
-    POCKET_RADIUS_MM,
-    pocket_centres,
 )
 from vision.detections import CLASS_NAMES
 from vision.tracks import TrackState
@@ -51,18 +49,9 @@ def item_name(class_id: int) -> str:
     return CLASS_NAMES[int(class_id)]
 
 
-def in_pocket_mouth(xy_mm: np.ndarray) -> np.ndarray:
-    """(N,) True where a centre lies over a pocket's hole: no piece rests there, it falls."""
-    xy = np.asarray(xy_mm, dtype=float).reshape(-1, 2)
-    distance = np.linalg.norm(xy[:, None, :] - pocket_centres()[None, :, :], axis=2)
-    return distance.min(axis=1) < POCKET_RADIUS_MM if len(xy) else np.zeros(0, bool)
-
-
 def carrommen_counts(pieces: dict[int, Piece]) -> Counter[str]:
     """Coins and queen lying on the board, by colour (the striker is not a carromman)."""
-    men = [p for p in pieces.values() if p.on_board and p.item in CARROMMEN]
-    falling = in_pocket_mouth(np.array([p.xy for p in men])) if men else []
-    return Counter(p.item for p, gone in zip(men, falling, strict=True) if not gone)
+    return Counter(p.item for p in pieces.values() if p.on_board and p.item in CARROMMEN)
 
 
 def is_break_arrangement(pieces: dict[int, Piece], tolerance_mm: float) -> bool:

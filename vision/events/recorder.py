@@ -11,7 +11,6 @@ from collections import Counter
 from typing import Any
 
 from vision.detections import Detections
-from vision.events.board import in_pocket_mouth
 from vision.events.config import EventConfig
 from vision.events.guard import EngineGuard
 from vision.events.log_writer import MatchLogWriter
@@ -49,14 +48,7 @@ class MatchRecorder:
     def update(self, frame: TrackFrame, detections: Detections | None = None) -> list[dict[str, Any]]:
         """Events that became known with this frame. Pass the frame's detections when there
         are any: counts at rest are then taken from them."""
-        detected = None
-        if detections is not None:
-            # A piece whose centre is over a pocket's hole is falling in (drawn sinking for a
-            # few frames), not lying on the board.
-            falling = in_pocket_mouth(detections.xy_mm)
-            detected = Counter(
-                name for name, gone in zip(detections.class_names, falling, strict=True) if not gone
-            )
+        detected = Counter(detections.class_names) if detections is not None else None
         return self._emit(self.segmenter.update(frame, detected))
 
     def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:

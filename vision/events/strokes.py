@@ -37,7 +37,6 @@ from vision.events.board import (
     FULL_SET,
     Piece,
     carrommen_counts,
-    in_pocket_mouth,
     is_break_arrangement,
     item_name,
 )
@@ -231,14 +230,12 @@ class StrokeSegmenter:
                 self._last_visible[piece.track_id] = frame.time_s
         # Hidden pieces count while a hand may plausibly cover them; a track unseen for
         # longer is a ghost the tracker keeps (a piece it lost long ago).
-        occluded = [
-            p
+        hidden = tuple(
+            (p.track_id, p.item)
             for p in self.pieces.values()
             if p.state == int(TrackState.OCCLUDED)
             and frame.time_s - self._last_visible.get(p.track_id, -1e9) <= self.config.hidden_max_s
-        ]
-        falling = in_pocket_mouth(np.array([p.xy for p in occluded])) if occluded else []
-        hidden = tuple((p.track_id, p.item) for p, gone in zip(occluded, falling, strict=True) if not gone)
+        )
         self._recent_counts.append((detected, hidden))
         out: list[PlacementRecord | StrokeRecord] = []
         stroke = self._stroke
