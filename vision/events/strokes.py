@@ -496,12 +496,17 @@ class StrokeSegmenter:
             pocket = _pocket_of(frame, piece.track_id) or POCKETS[_nearest_pocket_index(piece.position)]
             return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
         if how == int(TrackState.OFF_BOARD):
-            # Leaving the surface at a pocket's mouth is falling in (a tracker projecting a
-            # fast piece's path can see it "leave" past the corner).
-            index = _nearest_pocket_index(piece.position)
-            near = float(np.linalg.norm(pocket_centres()[index] - piece.position)) <= POCKET_ZONE_MM
-            pocket = POCKETS[index] if near else None
-            return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
+            # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
+            # tracker projecting a fast piece's path can see it "leave" past the corner).
+            last = self._previous.get(piece.track_id, piece)
+            index, distance = _pocket_ahead(last.xy, last.velocity)
+            pocket = POCKETS[index] if distance <= POCKET_ZONE_MM else None
+            guess = pocket is None and distance <= POCKET_GUESS_MM
+            if guess:
+                pocket = POCKETS[index]
+            return ItemEvent(
+                piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy, guess=guess
+            )
         # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
         last = self._previous.get(piece.track_id, piece)
         index = _nearest_pocket_index(last.position)
@@ -661,6 +666,14 @@ def _reconcile(
     dropped = [e for item in CARROMMEN for e in (*pockets[item], *offs[item]) if e.track_id >= 0]
     vanished = {item: n for item, n in need.items() if n > 0}
     return kept, dropped, vanished
+
+
+def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
+    """The pocket nearest to where a piece was heading (its path over `LOOKAHEAD_S`)."""
+    ahead = np.array(xy) + np.outer(np.linspace(0.0, LOOKAHEAD_S, 7), np.array(velocity))
+    distance = np.linalg.norm(ahead[:, None, :] - pocket_centres()[None, :, :], axis=2).min(axis=0)
+    index = int(np.argmin(distance))
+    return index, float(distance[index])
 
 
 def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
