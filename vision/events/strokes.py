@@ -172,6 +172,7 @@ class StrokeSegmenter:
         # before it can be struck again.
         self._striker_after: tuple[int, tuple[float, float]] | None = None
         self._repositioned = True
+        self._striker_handled = False
         self._last_visible: dict[int, float] = {}
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
@@ -296,6 +297,10 @@ class StrokeSegmenter:
     def _watch_striker(self, frame: TrackFrame) -> None:
         cfg = self.config
         held = int(TrackState.HELD)
+        if any(
+            p.item == "striker" and p.state in (held, int(TrackState.OCCLUDED)) for p in self.pieces.values()
+        ):
+            self._striker_handled = True  # in a hand (or under one) since the last stroke
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.state != held]
         if not strikers:
             return
@@ -309,7 +314,9 @@ class StrokeSegmenter:
             moved = float(np.hypot(fastest.xy[0] - xy[0], fastest.xy[1] - xy[1]))
             slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
             # Put somewhere else (and let go) since the last stroke: from now on it may be struck.
-            self._repositioned = slow and (fastest.track_id != tid or moved > cfg.reposition_mm)
+            self._repositioned = slow and (
+                fastest.track_id != tid or moved > cfg.reposition_mm or self._striker_handled
+            )
         if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
             self._striker_rest = _Rest(
                 fastest.frame,
@@ -604,6 +611,7 @@ class StrokeSegmenter:
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.on_board]
         self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
         self._repositioned = self._striker_after is None
+        self._striker_handled = False
         self._end_state = dict(self.pieces)
         self._end_counts = after
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
