@@ -26,6 +26,9 @@ class EventConfig:
     # The striker must have been moved this far from where the last stroke left it (and be
     # still) before a fast movement can be a strike: a hand carrying it away is not one.
     reposition_mm: float = 15.0
+    # A striker out of sight at most this long and found far from its base line was struck
+    # unseen (blurred out for its whole run).
+    unseen_strike_s: float = 1.5
     # A striker out of sight for at most this long before it is seen moving fast was blurred
     # or missed at the strike; out of sight longer, it was carried under a hand and put down.
     strike_blur_s: float = 0.25

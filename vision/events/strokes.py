@@ -155,6 +155,7 @@ class _Rest:
     track_id: int
     snapshot: dict[int, Piece]
     counts: Counter[str]
+    positioned: bool = True  # put there since the last stroke (not where that stroke left it)
 
 
 class StrokeSegmenter:
@@ -174,6 +175,8 @@ class StrokeSegmenter:
         self._repositioned = True
         self._striker_handled = False
         self._last_visible: dict[int, float] = {}
+        self._last_visible_piece: dict[int, Piece] = {}
+        self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
         )
@@ -229,6 +232,14 @@ class StrokeSegmenter:
         for piece in self.pieces.values():
             if piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
                 self._last_visible[piece.track_id] = frame.time_s
+                self._last_visible_piece[piece.track_id] = piece
+        if self._stroke is None:
+            # Departures between strokes are kept a moment: a strike the detector never saw
+            # (the striker blurred out for its whole run) is recognised only afterwards.
+            for piece, how in gone.values():
+                event = self._departure(piece, how, frame)
+                if event is not None:
+                    self._idle_events.append(event)
         # Hidden pieces count while a hand may plausibly cover them; a track unseen for
         # longer is a ghost the tracker keeps (a piece it lost long ago).
         hidden = tuple(
@@ -317,6 +328,8 @@ class StrokeSegmenter:
             self._repositioned = slow and (
                 fastest.track_id != tid or moved > cfg.reposition_mm or self._striker_handled
             )
+        if rest is not None and self._unseen_strike(fastest, rest, frame):
+            return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
             self._striker_rest = _Rest(
                 fastest.frame,
@@ -325,6 +338,7 @@ class StrokeSegmenter:
                 fastest.track_id,
                 dict(self.pieces),
                 self.counts_now(),
+                self._repositioned,
             )
             return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
@@ -355,6 +369,55 @@ class StrokeSegmenter:
             snapshot=snapshot,
             last_motion_s=frame.time_s,
         )
+
+    def _unseen_strike(self, striker: Piece, rest: _Rest, frame: TrackFrame) -> bool:
+        """A striker seen again far from where it rested on a base line, after a short while
+        out of sight, having moved carrommen or left the line: it was struck (blurred out for
+        its whole run). The stroke starts from the rest, with what happened meanwhile."""
+        cfg = self.config
+        before = self._previous.get(striker.track_id)
+        if before is not None and before.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+            return False  # seen just before: the ordinary strike test applies
+        if not rest.positioned or frame.time_s - rest.time_s > cfg.unseen_strike_s:
+            return False
+        travelled = float(np.linalg.norm(striker.position - rest.xy))
+        if travelled < 2 * cfg.strike_confirm_mm:
+            return False
+        seat = side_of(rest.xy)
+        if not self._on_base_band(seat, rest.xy):
+            return False
+        moved = any(
+            p.item in CARROMMEN
+            and p.on_board
+            and p.state != int(TrackState.OCCLUDED)
+            and tid in rest.snapshot
+            and float(np.linalg.norm(p.position - rest.snapshot[tid].position)) > cfg.touch_mm
+            for tid, p in self.pieces.items()
+        )
+        if not moved and self._on_base_band(seat, striker.position):
+            return False  # lifted and put down further along the line
+        stroke = _Stroke(
+            counts_before=rest.counts,
+            start_frame=rest.frame + 1,
+            start_time_s=rest.time_s,
+            striker_id=striker.track_id,
+            striker_start=rest.xy.copy(),
+            seat=seat,
+            snapshot=rest.snapshot,
+            last_motion_s=frame.time_s,
+        )
+        stroke.events = [e for e in self._idle_events if e.time_s > rest.time_s]
+        stroke.seen_ids = {e.track_id for e in stroke.events}
+        stroke.touched = moved or any(e.item != "striker" for e in stroke.events)
+        stroke.last_seen = {
+            tid: (p.frame, p.time_s, p.xy, p.velocity)
+            for tid, p in self._last_visible_piece.items()
+            if p.time_s >= rest.time_s and tid in self.pieces
+        }
+        stroke.confirmed = True
+        self._stroke = stroke
+        self._note_board_change(stroke)
+        return True
 
     def _on_base_band(self, seat: str, xy: np.ndarray) -> bool:
         along, offset = base_band_offset(seat, xy)  # type: ignore[arg-type]
