@@ -313,7 +313,6 @@ def _lines_of(k: np.ndarray, dist: np.ndarray, found: dict[str, np.ndarray]) -> 
 
 def _orient(h: np.ndarray, image_size: tuple[int, int], south: str | None) -> np.ndarray:
     """Rotate the board frame (a multiple of 90 degrees) so that S sits by the chosen edge."""
-    width, height = image_size
     target = {
         "bottom": np.array([0.0, 1.0]),
         "top": np.array([0.0, -1.0]),
@@ -361,7 +360,14 @@ def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> Calib
     corners = find_surface(gray)
     model_corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
     h = cv2.getPerspectiveTransform(model_corners.astype(np.float32), corners.astype(np.float32))
-    return refine(gray, h, image_size, south=south)
+    result = refine(gray, h, image_size, south=south)
+    # The fit must agree with the surface it started from (a fit locked onto the wrong
+    # printed lines still has small residuals): pockets cut the corners by < 2 diameters.
+    seen = result.calibration.image_to_board(corners)
+    off = np.min(np.linalg.norm(seen[:, None, :] - model_corners[None, :, :], axis=2), axis=1)
+    if off.max() > 2.5 * g.POCKET_DIAMETER_MM:
+        raise CalibrationError(f"the printed lines disagree with the surface's outline by {off.max():.0f} mm")
+    return result
 
 
 def refine(

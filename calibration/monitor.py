@@ -1,0 +1,82 @@
+"""A cheap per-frame check that the board has not moved relative to the camera.
+
+At start, a few hundred pixel pairs straddle the fitted printed edges (outer base lines and
+the surface's edges): one pixel just outside each edge, one just inside, chosen where the
+calibration frame shows the expected brightness step. In later frames the share of pairs
+that still show that step stays high (hands and coins cover only some of them) while a
+moved board breaks most of them at once.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.calibrate import BASE_LINE_EDGES, CalibrationResult, ModelEdge, refine
+from calibration.camera import Calibration
+from calibration.errors import CalibrationError
+
+PAIR_OFFSET_MM = 2.0  # each pixel of a pair lies this far from the edge
+SAMPLES_PER_EDGE = 40
+MIN_STEP = 12.0  # grey levels a pair must show in the calibration frame to be kept
+MOVED_FRACTION = 0.55  # moved when fewer than this share of the kept pairs still hold
+
+
+class BoardMonitor:
+    def __init__(self, calibration: Calibration, image_bgr: np.ndarray) -> None:
+        self.calibration = calibration
+        gray = _gray(image_bgr)
+        outside, inside = [], []
+        for edge in BASE_LINE_EDGES:
+            outside.append(_offset_points(edge, -PAIR_OFFSET_MM))
+            inside.append(_offset_points(edge, PAIR_OFFSET_MM))
+        out_px = calibration.board_to_image(np.concatenate(outside))
+        in_px = calibration.board_to_image(np.concatenate(inside))
+        h, w = gray.shape
+        idx_out = np.round(out_px).astype(int)
+        idx_in = np.round(in_px).astype(int)
+        ok = (idx_out[:, 0] >= 0) & (idx_out[:, 0] < w) & (idx_out[:, 1] >= 0) & (idx_out[:, 1] < h)
+        ok &= (idx_in[:, 0] >= 0) & (idx_in[:, 0] < w) & (idx_in[:, 1] >= 0) & (idx_in[:, 1] < h)
+        idx_out, idx_in = idx_out[ok], idx_in[ok]
+        step = gray[idx_out[:, 1], idx_out[:, 0]].astype(np.int16) - gray[idx_in[:, 1], idx_in[:, 0]]
+        keep = np.abs(step) >= MIN_STEP
+        self._out = (idx_out[keep, 1], idx_out[keep, 0])
+        self._in = (idx_in[keep, 1], idx_in[keep, 0])
+        self._sign = np.sign(step[keep]).astype(np.int16)
+
+    @property
+    def pairs(self) -> int:
+        return int(self._sign.size)
+
+    def still_fraction(self, gray: np.ndarray) -> float:
+        if self._sign.size == 0:
+            return 0.0
+        step = gray[self._out].astype(np.int16) - gray[self._in]
+        return float(np.mean(step * self._sign >= MIN_STEP / 2))
+
+    def check(self, gray: np.ndarray) -> bool:
+        """True when the board has moved relative to the camera."""
+        return self.still_fraction(_gray(gray)) < MOVED_FRACTION
+
+    def refit(self, image_bgr: np.ndarray) -> CalibrationResult:
+        """Re-fit after a move, from the old fit (a bump moves the board a little), then cold."""
+        from calibration.calibrate import calibrate_image
+
+        gray = _gray(image_bgr)
+        cal = self.calibration
+        try:
+            result = refine(gray, cal.homography, cal.image_size, k=cal.camera_matrix, dist=cal.dist_coeffs)
+        except CalibrationError:  # the warm start failed (a big move): a cold fit
+            result = calibrate_image(image_bgr)
+        self.__init__(result.calibration, image_bgr)  # type: ignore[misc]
+        return result
+
+
+def _offset_points(edge: ModelEdge, outward_mm: float) -> np.ndarray:
+    pts = edge.points(SAMPLES_PER_EDGE)
+    # Negative offsets lie towards the frame (outside), positive towards the centre.
+    return pts + outward_mm * edge.normal_in()
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
