@@ -153,6 +153,7 @@ def compare(
     recorded_log: dict[str, Any],
     recorded_report: dict[str, Any] | None,
     placements: list[tuple[int, list[str]]] | None = None,
+    rotation_free: bool = False,
 ) -> Tally:
     tally = Tally()
     truth = _strokes(truth_log)
@@ -174,6 +175,15 @@ def compare(
         inside = [s for s in recorded if start <= s["frame"] < end]
         tally.boards_count_exact += int(len(inside) == len(board))
     pairs = _match(truth, recorded)
+    if rotation_free:
+        # A calibrated board is named from the picture (S nearest the bottom edge): compare
+        # pockets under the quarter turn that agrees best with the truth's naming.
+        best = max(
+            range(4),
+            key=lambda k: sum(sum((t["pockets"] & _turned(r["pockets"], k)).values()) for t, r in pairs),
+        )
+        for r in recorded:
+            r["pockets"] = _turned(r["pockets"], best)
     matched_recorded = {id(r) for _, r in pairs}
     for t, r in pairs:
         tp = sum((t["pockets"] & r["pockets"]).values())
@@ -200,6 +210,18 @@ def compare(
     tally.results_boards = len(truth_results)
     tally.results_equal = sum(1 for g, b, w, p in truth_results if got.get((g, b)) == (w, p))
     return tally
+
+
+_TURN = {"NE": "NW", "NW": "SW", "SW": "SE", "SE": "NE"}
+
+
+def _turned(pockets: Counter, quarter_turns: int) -> Counter:
+    out: Counter = Counter()
+    for (item, pocket), n in pockets.items():
+        for _ in range(quarter_turns):
+            pocket = _TURN.get(pocket, pocket) if pocket else pocket
+        out[(item, pocket)] += n
+    return out
 
 
 def _match(truth: list[dict[str, Any]], recorded: list[dict[str, Any]]) -> list[tuple[dict, dict]]:
@@ -307,7 +329,15 @@ def record_video(directory: Path, truth_log: dict[str, Any], truth_camera: bool 
     from vision.pipeline import Pipeline
     from vision.track import Tracker
 
-    recorder = MatchRecorder(_seating(truth_log), rules=truth_log.get("rules", "icf"))
+    if truth_camera:
+        seating = _seating(truth_log)
+    else:  # the calibration names the sides from the picture: seats follow the first stroke
+        from vision.events import SeatAssigner
+
+        breaker = truth_log["first_break"]
+        other = next(name for name in truth_log["seats"].values() if name != breaker)
+        seating = SeatAssigner("singles", players=(breaker, other), first_break=breaker)
+    recorder = MatchRecorder(seating, rules=truth_log.get("rules", "icf"))
     source = open_source(directory / "match.mp4")
     try:
         if truth_camera:
@@ -335,14 +365,24 @@ def evaluate(directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0) -
     if mode == "oracle":
         log = record_oracle(directory, truth_log, noise_mm, seed)
     else:
-        log = record_video(directory, truth_log, truth_camera=mode == "video-truth-camera")
+        from calibration.errors import CalibrationError
+        from vision.errors import VisionError
+
+        try:
+            log = record_video(directory, truth_log, truth_camera=mode == "video-truth-camera")
+        except (CalibrationError, VisionError) as exc:
+            tally = Tally(boards=len(_board_results(truth_report)))
+            tally.results_boards = tally.boards
+            tally.strokes_truth = len(_strokes(truth_log))
+            tally.errors.append(f"{directory}: {exc}")
+            return tally
     try:
         report = _score(log)
     except Exception as exc:  # a recorded log the laws reject still counts its strokes
-        tally = compare(truth_log, truth_report, log, None, placements)
+        tally = compare(truth_log, truth_report, log, None, placements, mode == "video")
         tally.errors.append(f"{directory}: {mode}: the rules reject the recorded log: {exc}")
         return tally
-    return compare(truth_log, truth_report, log, report, placements)
+    return compare(truth_log, truth_report, log, report, placements, mode == "video")
 
 
 def _as_data(value: Any) -> Any:
