@@ -212,6 +212,54 @@ def compare(
     return tally
 
 
+def differences(truth_log: dict[str, Any], recorded_log: dict[str, Any]) -> list[str]:
+    """One line per stroke the recorder got wrong: missed, extra, or matched with other
+    pocket events, overboard items, touch or player (pockets compared under the quarter
+    turn that agrees best, as the figures do)."""
+    truth, recorded = _strokes(truth_log), _strokes(recorded_log)
+    pairs = _match(truth, recorded)
+    best = max(
+        range(4), key=lambda k: sum(sum((t["pockets"] & _turned(r["pockets"], k)).values()) for t, r in pairs)
+    )
+    lines: list[str] = []
+    paired_truth = {id(t): r for t, r in pairs}
+    paired_recorded = {id(r) for _, r in pairs}
+    events_t, events_r = truth_log["events"], recorded_log["events"]
+    for t in truth:
+        r = paired_truth.get(id(t))
+        te = events_t[t["index"]]
+        if r is None:
+            lines.append(f"missed  frame {t['frame']}: {_describe(te)}")
+            continue
+        re_ = events_r[r["index"]]
+        turned = _turned(r["pockets"], best)
+        same = (
+            turned == t["pockets"]
+            and sorted(te.get("overboard", [])) == sorted(re_.get("overboard", []))
+            and te.get("touched", True) == re_.get("touched", True)
+            and te.get("player") == re_.get("player")
+        )
+        if not same:
+            lines.append(
+                f"differs frame {t['frame']}/{r['frame']}: truth {_describe(te)} | got {_describe(re_)}"
+            )
+    for r in recorded:
+        if id(r) not in paired_recorded:
+            lines.append(f"extra   frame {r['frame']}: {_describe(events_r[r['index']])}")
+    return lines
+
+
+def _describe(event: dict[str, Any]) -> str:
+    evidence = event.get("evidence") or {}
+    pockets = [f"{e['item']}@{e.get('pocket')}" for e in evidence.get("pocket_events", [])]
+    parts = [str(event.get("player")), "pocketed " + (",".join(pockets or event.get("pocketed", [])) or "-")]
+    if event.get("overboard"):
+        parts.append("overboard " + ",".join(event["overboard"]))
+    if event.get("touched") is False:
+        parts.append("untouched")
+    return " ".join(parts)
+
+
 _TURN = {"NE": "NW", "NW": "SW", "SW": "SE", "SE": "NE"}
 
 
@@ -357,7 +405,17 @@ def record_video(directory: Path, truth_log: dict[str, Any], truth_camera: bool 
     return recorder.log()
 
 
-def evaluate(directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0) -> Tally:
+def evaluate(
+    directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0, keep: bool = False, reuse: bool = False
+) -> Tally:
+    """`keep`: write the recorded log beside the video (recorded-MODE.json); `reuse`: score
+    that file instead of recording again (to study a change to the comparison or the laws)."""
+    kept = directory / f"recorded-{mode}.json"
+    if reuse and kept.is_file():
+        truth_log = json.loads((directory / "match-log.json").read_text())
+        truth_report = json.loads((directory / "report.json").read_text())
+        placements = truth_placements(json.loads((directory / "truth.json").read_text()))
+        return _scored(json.loads(kept.read_text()), truth_log, truth_report, placements, directory, mode)
     truth_log = json.loads((directory / "match-log.json").read_text())
     truth_report = json.loads((directory / "report.json").read_text())
     truth = json.loads((directory / "truth.json").read_text())
@@ -376,6 +434,19 @@ def evaluate(directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0) -
             tally.strokes_truth = len(_strokes(truth_log))
             tally.errors.append(f"{directory}: {exc}")
             return tally
+    if keep:
+        kept.write_text(json.dumps(log, indent=1))
+    return _scored(log, truth_log, truth_report, placements, directory, mode)
+
+
+def _scored(
+    log: dict[str, Any],
+    truth_log: dict[str, Any],
+    truth_report: dict[str, Any],
+    placements: list[tuple[int, list[str]]],
+    directory: Path,
+    mode: str,
+) -> Tally:
     try:
         report = _score(log)
     except Exception as exc:  # a recorded log the laws reject still counts its strokes
@@ -414,7 +485,12 @@ def truth_detections(timeline: Any, noise_mm: float, seed: int) -> Any:
 
 
 def evaluate_simulated(
-    seed: int, boards: int, noise_mm: float, through_tracker: bool = False, skill: float = 0.85
+    seed: int,
+    boards: int,
+    noise_mm: float,
+    through_tracker: bool = False,
+    skill: float = 0.85,
+    diff: bool = False,
 ) -> Tally:
     """Stroke inference on a simulated match (no rendering): oracle tracks from the
     simulator's timeline, hands occluding what they cover; or, `through_tracker`, perfect
@@ -440,6 +516,9 @@ def evaluate_simulated(
     if frame is not None:
         recorder.finish(frame.frame_index, frame.time_s)
     log = recorder.log()
+    if diff:
+        for line in differences(truth_log, log):
+            print(f"  seed {seed}: {line}", file=sys.stderr)
     placements = truth_placements({"match": _as_data(sim.truth_dict())})
     try:
         report = _score(log)
@@ -518,6 +597,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=0.5, help="oracle position noise, mm (default 0.5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the oracle noise")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here too")
+    parser.add_argument(
+        "--keep", action="store_true", help="write each recorded log beside its video (recorded-MODE.json)"
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="score the recorded logs --keep wrote instead of recording again"
+    )
+    parser.add_argument(
+        "--diff",
+        action="store_true",
+        help="print each stroke the recorder got wrong (needs --keep or --reuse)",
+    )
     args = parser.parse_args(argv)
     if args.make is not None:
         width, height = (int(v) for v in args.size.lower().split("x"))
@@ -529,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         total = Tally()
         name = "simulated-tracker" if args.tracker else "simulated-oracle"
         for seed in parse_seeds(args.simulate):
-            tally = evaluate_simulated(seed, args.boards, args.noise, args.tracker, args.skill)
+            tally = evaluate_simulated(seed, args.boards, args.noise, args.tracker, args.skill, args.diff)
             total.add(tally)
             print(f"{name} seed {seed}: {json.dumps(tally.figures())}", file=sys.stderr)
         results[name] = {**total.figures(), "error_list": total.errors}
@@ -539,7 +629,13 @@ def main(argv: list[str] | None = None) -> int:
     for mode in modes:
         total = Tally()
         for directory in args.dirs:
-            tally = evaluate(directory, mode, args.noise, args.seed)
+            tally = evaluate(directory, mode, args.noise, args.seed, keep=args.keep, reuse=args.reuse)
+            if args.diff:
+                recorded = directory / f"recorded-{mode}.json"
+                if recorded.is_file():
+                    truth_log = json.loads((directory / "match-log.json").read_text())
+                    for line in differences(truth_log, json.loads(recorded.read_text())):
+                        print(f"  {directory.name}: {line}", file=sys.stderr)
             total.add(tally)
             print(f"{mode:6s} {directory}: {json.dumps(tally.figures())}", file=sys.stderr)
         results[mode] = total.figures()
