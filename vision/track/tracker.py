@@ -31,12 +31,17 @@ from calibration.geometry import (
     COIN_RADIUS_MM,
     COINS_PER_COLOUR,
     HALF_SURFACE_MM,
+    POCKET_CENTRE_OFFSET_MM,
     POCKET_RADIUS_MM,
+    STRIKER_RADIUS_MM,
     pocket_centres,
 )
 from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
 
+# A disc running square into the wooden frame keeps about this share of its speed (a
+# property of the equipment; the generator's physics uses the same order of value).
+CUSHION_RESTITUTION = 0.65
 MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 1}
 _INFEASIBLE = 1e9
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
@@ -46,8 +51,15 @@ _SEEN = (TrackState.MOVING, TrackState.AT_REST)
 class TrackerConfig:
     gate_mm: float = 18.0  # a piece seen at rest moves less than this between frames
     speed_gate_fraction: float = 0.6  # extra gate per mm the prediction moved
-    reacquire_gate_mm: float = 300.0  # second pass: how far an unseen coin may have gone
-    class_penalty_mm: float = 25.0  # cost of assigning a detection of another colour
+    # Second pass: how far an unseen piece may have gone, a margin plus the fastest a struck
+    # piece travels (a hard break sends coins off at 4 to 5 m/s) times how long it was unseen.
+    reacquire_margin_mm: float = 40.0
+    max_speed_mm_s: float = 6000.0
+    # Cost of assigning a detection of another colour. Larger than the gate of a fast piece:
+    # while twenty pieces scatter at the break, any piece of the right colour within reach is
+    # a likelier match than one of another colour (the detector names colours reliably), and
+    # a swap across colours would carry the wrong colour into a pocket.
+    class_penalty_mm: float = 150.0
     rest_speed_mm_s: float = 60.0  # slower than this is at rest
     rest_jitter_mm: float = 1.5  # detection noise of a piece at rest
     rest_smoothing: float = 0.3  # weight of a new detection of a piece at rest
@@ -104,7 +116,7 @@ class Tracker:
     # -- assignment -----------------------------------------------------------------------
     def _cost(self, tracks: list[_Track], dets: Detections, dt: float, gate_of: np.ndarray) -> np.ndarray:
         cfg = self.config
-        predicted = np.array([t.xy + t.velocity * dt for t in tracks]).reshape(-1, 2)
+        predicted = np.array([self._predict(t, dt) for t in tracks]).reshape(-1, 2)
         distance = np.linalg.norm(predicted[:, None, :] - dets.xy_mm[None, :, :], axis=2)
         track_class = np.array([t.class_id for t in tracks], np.int64)
         same = track_class[:, None] == dets.class_id[None, :]
@@ -137,9 +149,13 @@ class Tracker:
         if lost and free:
             sub_tracks = [tracks[i] for i in lost]
             sub = dets[np.array(free)]
+            # How far each could have gone since it was last seen: a piece hidden under a hand
+            # for seconds may have been carried anywhere, one lost for a frame at the break
+            # cannot have crossed the board.
+            now = self._last_time if self._last_time is not None else 0.0
             gates = np.array(
                 [
-                    _INFEASIBLE / 2 if self._class_full(t.class_id) else cfg.reacquire_gate_mm
+                    cfg.reacquire_margin_mm + cfg.max_speed_mm_s * max(now - t.last_seen_time, dt)
                     for t in sub_tracks
                 ]
             )
@@ -188,7 +204,7 @@ class Tracker:
         cfg = self.config
         seen = dets.xy_mm[d]
         since = max(time_s - track.last_seen_time, 1e-6)
-        predicted = track.xy + track.velocity * dt
+        predicted = self._predict(track, dt)
         residual = seen - predicted
         at_rest = track.state == TrackState.AT_REST and track.missed == 0
         if at_rest and np.hypot(*residual) < cfg.rest_jitter_mm:
@@ -222,10 +238,16 @@ class Tracker:
         else:
             track.state = TrackState.OCCLUDED
 
-    def _path(self, track: _Track) -> np.ndarray:
-        """Points along the track's predicted path from its last sighting (for the pocket test)."""
+    def _predict(self, track: _Track, dt: float) -> np.ndarray:
+        return track.xy + track.velocity * dt
+
+    def _path(self, track: _Track, bounce: bool = True) -> np.ndarray:
+        """Points along the track's predicted path from its last sighting (for the pocket test);
+        `bounce`: off the cushions, as a sliding piece goes (else straight on, as a piece lifted
+        over the frame goes)."""
         steps = np.linspace(0.0, self.config.lookahead_frames * self._frame_s, 8)
-        return track.xy[None, :] + steps[:, None] * track.velocity[None, :]
+        path = track.xy[None, :] + steps[:, None] * track.velocity[None, :]
+        return _off_cushions(path, _radius(track.class_id)) if bounce else path
 
     def _pocket_reached(self, track: _Track) -> int:
         moving = track.speed > self.config.rest_speed_mm_s
@@ -242,7 +264,7 @@ class Tracker:
         return best if distance[best] <= radius else NO_POCKET
 
     def _left_surface(self, track: _Track) -> bool:
-        path = self._path(track)
+        path = self._path(track, bounce=False)
         return bool(np.any(np.abs(path) > HALF_SURFACE_MM))
 
     def _start(self, dets: Detections, d: int, time_s: float) -> None:
@@ -275,3 +297,21 @@ class Tracker:
             np.array([t.pocket for t in tracks]),
             np.array([t.score for t in tracks]),
         )
+
+
+def _radius(class_id: int) -> float:
+    return STRIKER_RADIUS_MM if class_id == STRIKER else COIN_RADIUS_MM
+
+
+def _off_cushions(points: np.ndarray, radius: float) -> np.ndarray:
+    """Predicted positions reflected off the frame's cushions (a struck coin running into
+    the frame comes back off it, losing some speed), except in the pocket mouths, where
+    there is no cushion to meet. Works on one point (2,) or many (N, 2)."""
+    out = np.array(points, dtype=float)
+    flat = out.reshape(-1, 2)
+    limit = HALF_SURFACE_MM - radius
+    for axis in (0, 1):
+        beyond = np.abs(flat[:, axis]) - limit
+        cushion = (beyond > 0) & (np.abs(flat[:, 1 - axis]) < POCKET_CENTRE_OFFSET_MM - POCKET_RADIUS_MM)
+        flat[cushion, axis] = np.sign(flat[cushion, axis]) * (limit - CUSHION_RESTITUTION * beyond[cushion])
+    return out
