@@ -64,6 +64,8 @@ POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 EDGE_MM = 6.0 * COIN_RADIUS_MM  # a fast piece travels this far in a few frames
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
+# A piece last seen this long before the striker was seen moving was in view at the strike.
+STRIKE_LOOKBACK_S = 0.1
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 
@@ -369,6 +371,13 @@ class StrokeSegmenter:
             snapshot=snapshot,
             last_motion_s=frame.time_s,
         )
+        # Pieces knocked out of sight by the strike itself (a coin lifted off the pack at the
+        # break) were last seen a frame or so before the striker was seen moving.
+        self._stroke.last_seen = {
+            tid: (p.frame, p.time_s, p.xy, p.velocity)
+            for tid, p in self._last_visible_piece.items()
+            if tid in self.pieces and frame.time_s - p.time_s <= STRIKE_LOOKBACK_S
+        }
 
     def _unseen_strike(self, striker: Piece, rest: _Rest, frame: TrackFrame) -> bool:
         """A striker seen again far from where it rested on a base line, after a short while
@@ -614,6 +623,11 @@ class StrokeSegmenter:
                 # Lost at the frame's edge while moving: it jumped off (used only if the counts
                 # at rest say a piece of its colour is gone and no pocketing explains it).
                 stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy))
+            else:
+                # Lost in the open while the board moved and never seen again: a piece lifted
+                # by a hard impact leaves the board in the air, out of the detector's sight.
+                # Believed only as far as the counts at rest agree, after every other cause.
+                stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy, guess=True))
             # Lost while things moved and not seen since the board settled: it went somewhere
             # (or it is a ghost left by an identity swap, its piece followed by another track).
             del self.pieces[tid]
@@ -716,7 +730,9 @@ def _reconcile(
             own = sorted(own + _unmatched(stroke.zone_candidates, own, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
-        offs[item] = [e for e in stroke.events if e.item == item and e.pocket is None]
+        offs[item] = sorted(
+            (e for e in stroke.events if e.item == item and e.pocket is None), key=lambda e: e.guess
+        )
     kept: list[ItemEvent] = []
     for item in CARROMMEN:
         take = pockets[item][: need[item]]
