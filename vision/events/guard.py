@@ -67,6 +67,13 @@ class EngineGuard:
         return out
 
     @property
+    def turn(self) -> str | None:
+        """Whose turn it is by the laws, as far as the recorded events go (None before the
+        match is started or between boards)."""
+        board = self.state.board if self.state is not None else None
+        return board.turn if board is not None else None
+
+    @property
     def over(self) -> bool:
         return self.state is not None and self.state.over
 

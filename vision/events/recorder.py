@@ -30,7 +30,12 @@ class MatchRecorder:
         auto_fouls: tuple[str, ...] = (),
         writer: MatchLogWriter | None = None,
         config: EventConfig | None = None,
+        out_of_turn: bool = False,
     ) -> None:
+        """`out_of_turn`: a stroke played from a seat the laws do not give the turn to is
+        recorded as that player's stroke out of turn (law 51 in the ICF text). By default it is
+        recorded as the laws' turn and flagged in its evidence: a recorder that missed one
+        pocketing (the turn should have gone on) must not turn it into a lost board."""
         self.seating = seating or SeatAssigner()
         self.rules = rules
         self.auto_fouls = frozenset(auto_fouls)
@@ -41,6 +46,7 @@ class MatchRecorder:
         # are dropped so memory stays flat however long the match.
         self.latest: list[tuple[StrokeRecord, int]] = []
         self.guard = EngineGuard(rules)
+        self.out_of_turn = out_of_turn
         self.dropped: list[dict[str, Any]] = []  # events the laws refused outright
         self.writer.set_header(rules=rules, event=self.seating.event)
         self._fix_header()
@@ -92,7 +98,14 @@ class MatchRecorder:
         self._fix_header()
         position = striker_position_evidence(record.seat, record.striker_start_xy)  # type: ignore[arg-type]
         event: dict[str, Any] = {"type": "stroke"}
-        if player is not None:
+        expected = self.guard.turn
+        turn_note = None
+        if player is not None and expected is not None and player != expected and not self.out_of_turn:
+            turn_note = (
+                f"played from seat {record.seat} ({player}), but the laws give {expected} the turn: "
+                f"recorded as {expected}'s stroke; check the previous stroke for a missed pocketing"
+            )
+        elif player is not None:
             event["player"] = player
         event["pocketed"] = [e.item for e in record.pocketed]
         if record.overboard:
@@ -101,6 +114,9 @@ class MatchRecorder:
         if "striker-position" in self.auto_fouls and not position["legal"]:
             event["improper"] = IMPROPER_STRIKER_POSITION
         event["evidence"] = stroke_evidence(record, position, self.stroke_count - 1)
+        if turn_note is not None:
+            event["evidence"]["seen_player"] = player
+            event["evidence"]["turn_note"] = turn_note
         return event
 
 
