@@ -56,12 +56,14 @@ def end_of_board(
     else:
         queen_state = "on_board"
 
+    # A text without the law (Basic has no 105, 106, 109-112) is silent on the case: the ICF
+    # law decides it, cited as "ICF 105(a)" beside the text's own 52(a).
     def lose(law: str, queen: int = 0, coins: int = 0, extra: int = 0, how: str = "") -> BoardOutcome:
-        laws = ruleset.cite(law, "52(a)") if ruleset.has(law) else ruleset.cite("52(a)", "53(a)")
+        laws = ruleset.cite_or_icf(law, "52(a)")
         return BoardOutcome(winner=opp, queen=queen, coins=coins, extra=extra, how=how, laws=laws)
 
     def win(law: str, queen: int = 0, coins: int = 0, extra: int = 0, how: str = "") -> BoardOutcome:
-        laws = ruleset.cite(law, "52(a)") if ruleset.has(law) else ruleset.cite("52(a)", "53(a)")
+        laws = ruleset.cite_or_icf(law, "52(a)")
         return BoardOutcome(winner=me, queen=queen, coins=coins, extra=extra, how=how, laws=laws)
 
     fixed_opp = ruleset.fixed_award(ctx.score(opp))
@@ -196,7 +198,7 @@ def end_of_board(
     # opp_last only: the opponent's coins are all gone.
     my_coins = own_after
     if queen_state == "on_board":
-        q = ruleset.queen_count(ctx.score(opp))
+        q = ruleset.queen_in_loss(ctx.score(opp))
         if s.striker:
             return lose(
                 "111" + clause,
@@ -213,7 +215,7 @@ def end_of_board(
             how=f"opponent's last coin pocketed with the queen on the board: {mine} loses the board",
         )
     if queen_state in ("covering", "covering_now") and ruleset.has("103(a)"):
-        q = ruleset.queen_count(ctx.score(opp))
+        q = ruleset.queen_in_loss(ctx.score(opp))
         extra = striker_extra if s.striker else improper_extra
         return lose(
             "103" + clause,

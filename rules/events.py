@@ -149,13 +149,16 @@ def rule_forgo(ctx: Context, board: BoardState, event: Any) -> Result:
 
 
 def _loss_by_own_coins(ctx: Context, board: BoardState, side: int, how: str, law: str) -> BoardOutcome:
-    """91: lose the board by his coins (and the queen) lying on the board."""
+    """91: lose the board by his coins (and the queen) lying on the board; from the cutoff by
+    the coins only. A queen the winner has covered is credited to him as at a finish (53(b))."""
     winner = 1 - side
     coins = board.on_board(board.colour_of(side))
-    queen_free = board.queen.where == "on_board" or (
-        board.queen.where == "covered" and board.queen.side == winner
-    )
-    queen = ctx.ruleset.queen_count(ctx.score(winner)) if queen_free else 0
+    if board.queen.where == "on_board":
+        queen = ctx.ruleset.queen_in_loss(ctx.score(winner))
+    elif board.queen.where == "covered" and board.queen.side == winner:
+        queen = ctx.ruleset.queen_count(ctx.score(winner))
+    else:
+        queen = 0
     return BoardOutcome(winner=winner, queen=queen, coins=coins, how=how, laws=ctx.ruleset.cite(law, "91"))
 
 

@@ -134,7 +134,7 @@ def _out_of_turn(ctx: Context, board: BoardState, player: str) -> Result:
     side = ctx.table.side_of[player]
     winner = 1 - side
     coins = board.on_board(board.colour_of(side))
-    queen = ctx.ruleset.queen_count(ctx.score(winner)) if board.queen.where == "on_board" else 0
+    queen = ctx.ruleset.queen_in_loss(ctx.score(winner)) if board.queen.where == "on_board" else 0
     outcome = BoardOutcome(
         winner=winner, queen=queen, coins=coins, how="stroke out of turn", laws=ctx.ruleset.cite("51")
     )
