@@ -301,21 +301,16 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
             cont = True
             laws += ruleset.cite("97(a)", "48")
             words.append("queen pocketed with own coin: queen covered; turn continues")
-        elif s.n_opp:
-            queen_out, cont = True, False
-            laws += ruleset.cite("125(a)", "96")
-            words.append(
-                "queen pocketed with an opponent's coin: turn lost, so the queen is not covered and goes back"
-            )
         else:
+            # 48: pocketing the queen by right (92) keeps the turn, to cover it in the next
+            # stroke (15), even when an opponent's coin fell with it: that coin counts as
+            # pocketed, as it does beside an own coin (75). 125(a) stops a player whose
+            # stroke pocketed only the opponent's coins.
             queen = Queen("awaiting_cover", s.side)
             cont = True
-            laws += (
-                ruleset.cite("92", "95(c)", "48")
-                if not ever_own or nine_on_board
-                else ruleset.cite("92", "48")
-            )
-            words.append("queen pocketed: to be covered in the next stroke; turn continues")
+            laws += ruleset.cite("92", "95(c)", "48") if nine_on_board else ruleset.cite("92", "48")
+            also = " with the opponent's coin, which counts as pocketed" if s.n_opp else ""
+            words.append(f"queen pocketed{also}: to be covered in the next stroke; turn continues")
     elif queen_before.where == "awaiting_cover":  # this stroke is the chance to cover (15)
         if imp:
             queen_out, returned_own, cont = True, s.n_own, False
