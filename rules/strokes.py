@@ -87,6 +87,15 @@ def rule_stroke(ctx: Context, board: BoardState, event: Any) -> Result:
     laws: list[str] = []
     words: list[str] = []
 
+    if board.toss_for_break:
+        # 56(b): whoever won the toss for the extra board breaks it, with white (43).
+        if player != board.turn:
+            side_now = table.side_of[player]
+            board = evolve(board, breaker=player, white_side=side_now, turn=player)
+            laws += ruleset.cite_or_icf("56(b)")
+            words.append(f"{player} breaks the extra board, chosen by the toss")
+        board = evolve(board, toss_for_break=False)
+
     if player != board.turn:
         if ruleset.out_of_turn_loses_board:
             return _out_of_turn(ctx, board, player)
