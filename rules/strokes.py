@@ -22,6 +22,8 @@ from rules.state import (
 )
 
 BREAK_CHANCES = 3  # ICF 45(a): the first attempt and "a maximum of two more chances"
+# The `improper` reason of a break made before the umpire called 'Play' (ICF 47).
+EARLY_BREAK = "before_play"
 
 
 @dataclass(frozen=True)
@@ -193,8 +195,17 @@ def _rule_break(
     if stroke.improper:
         # 45(c): an improper break loses the turn "however, due/penalty shall not be
         # applicable": what the breaker pocketed of his own, and the queen, go back.
-        laws += ruleset.cite("45(c)")
-        words.append(f"improper break ({improper_reason}): turn lost, no due or penalty")
+        # 47: a break made before the umpire calls 'Play' is a foul as well: one coin more.
+        early = improper_reason == EARLY_BREAK and ruleset.has("47")
+        if early:
+            laws += ruleset.cite("47", "64(a)")
+            words.append(
+                "break made before 'Play' was called: a foul; what the breaker pocketed of his own "
+                "and the queen go back with one coin more; turn lost"
+            )
+        else:
+            laws += ruleset.cite("45(c)")
+            words.append(f"improper break ({improper_reason}): turn lost, no due or penalty")
         counts = {"white": board.white_on_board, "black": board.black_on_board}
         counts[stroke.own] -= stroke.n_own
         counts[stroke.opp] -= stroke.n_opp
@@ -202,7 +213,13 @@ def _rule_break(
         if stroke.n_opp:
             new = mark_pocketed(new, 1 - stroke.side)
         new, more_laws, more_words = settle_dues(
-            ctx, new, {}, {stroke.own: stroke.n_own}, stroke.queen, stroke.side, stroke.player
+            ctx,
+            new,
+            {stroke.side: 1} if early else {},
+            {stroke.own: stroke.n_own},
+            stroke.queen,
+            stroke.side,
+            stroke.player,
         )
         new = evolve(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
         if not new.pending.empty:
