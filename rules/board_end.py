@@ -56,12 +56,14 @@ def end_of_board(
     else:
         queen_state = "on_board"
 
+    # A text without the law (Basic has no 105, 106, 109-112) is silent on the case: the ICF
+    # law decides it, cited as "ICF 105(a)" beside the text's own 52(a).
     def lose(law: str, queen: int = 0, coins: int = 0, extra: int = 0, how: str = "") -> BoardOutcome:
-        laws = ruleset.cite(law, "52(a)") if ruleset.has(law) else ruleset.cite("52(a)", "53(a)")
+        laws = ruleset.cite_or_icf(law, "52(a)")
         return BoardOutcome(winner=opp, queen=queen, coins=coins, extra=extra, how=how, laws=laws)
 
     def win(law: str, queen: int = 0, coins: int = 0, extra: int = 0, how: str = "") -> BoardOutcome:
-        laws = ruleset.cite(law, "52(a)") if ruleset.has(law) else ruleset.cite("52(a)", "53(a)")
+        laws = ruleset.cite_or_icf(law, "52(a)")
         return BoardOutcome(winner=me, queen=queen, coins=coins, extra=extra, how=how, laws=laws)
 
     fixed_opp = ruleset.fixed_award(ctx.score(opp))
@@ -115,7 +117,8 @@ def end_of_board(
                 how=f"both last coins pocketed with the queen on the board: {theirs} is awarded the board",
             )
             return evolve(
-                outcome, laws=ruleset.cite("105" + clause, *(("108" + clause,) if s.striker else ()), "52(a)")
+                outcome,
+                laws=ruleset.cite_or_icf("105" + clause, *(("108" + clause,) if s.striker else ()), "52(a)"),
             )
         if queen_state == "covered_own":
             if s.striker:
@@ -196,7 +199,7 @@ def end_of_board(
     # opp_last only: the opponent's coins are all gone.
     my_coins = own_after
     if queen_state == "on_board":
-        q = ruleset.queen_count(ctx.score(opp))
+        q = ruleset.queen_in_loss(ctx.score(opp))
         if s.striker:
             return lose(
                 "111" + clause,
@@ -213,7 +216,7 @@ def end_of_board(
             how=f"opponent's last coin pocketed with the queen on the board: {mine} loses the board",
         )
     if queen_state in ("covering", "covering_now") and ruleset.has("103(a)"):
-        q = ruleset.queen_count(ctx.score(opp))
+        q = ruleset.queen_in_loss(ctx.score(opp))
         extra = striker_extra if s.striker else improper_extra
         return lose(
             "103" + clause,
@@ -230,3 +233,43 @@ def end_of_board(
         how=f"{mine} pocketed the opponent's last coin: {theirs} has completed and wins the board",
     )
     return evolve(outcome, laws=ruleset.cite("125(b)", "52(a)", "53(a)"))
+
+
+def completed_without_a_stroke(ctx: Context, board: BoardState, why: tuple[str, ...]) -> BoardOutcome | None:
+    """The board's end when a side is left with no coin on the board by what was not put back.
+
+    Coins owed back (dues, penalties, own coins pocketed with the striker, 13) that are not
+    placed before the next stroke are forfeited (83), as are those the entitled player forgoes
+    (80, 87(a)): they stay in the pockets. A side whose last coins stay there has completed
+    pocketing all its coins (52(a)) and the board is over, ruled like a last coin pocketed:
+    with the queen still to be won it loses by the queen's points (107(a)); otherwise it wins
+    by the opponent's coins left, with the queen if it covered it (53). `why` are the laws that
+    kept the coins in the pockets. None while both colours still have coins on the board.
+    """
+    empty = [colour for colour in ("white", "black") if board.on_board(colour) == 0]
+    if not empty:
+        return None
+    ruleset, names = ctx.ruleset, ctx.table.side_names
+    turn_side = ctx.table.side_of[board.turn]
+    sides = [board.side_of_colour(colour) for colour in empty]
+    me = turn_side if turn_side in sides else sides[0]  # both at once: the side at turn
+    opp = 1 - me
+    mine = names[me]
+    queen = board.queen
+    if queen.where != "covered":
+        return BoardOutcome(
+            winner=opp,
+            queen=ruleset.fixed_award(ctx.score(opp)),
+            how=f"{mine} has no coin left on the board with the queen not won: {mine} loses the board",
+            laws=(*why, *ruleset.cite_or_icf("107(a)", "52(a)")),
+        )
+    own_queen = queen.side == me
+    points = ruleset.queen_count(ctx.score(me)) if own_queen else 0
+    queen_law = ("53(b)" if points else "54") if own_queen else "53(c)"
+    return BoardOutcome(
+        winner=me,
+        queen=points,
+        coins=board.on_board(board.colour_of(opp)),
+        how=f"{mine} has no coin left on the board: {mine} has completed and wins the board",
+        laws=(*why, *ruleset.cite("52(a)", "53(a)", queen_law)),
+    )

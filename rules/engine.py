@@ -89,8 +89,10 @@ def breaker_for(table: Table, game_number: int, board_index: int) -> str:
     return breaker
 
 
-def _new_board(table: Table, number: int, breaker: str) -> BoardState:
-    return BoardState(number=number, breaker=breaker, white_side=table.side_of[breaker], turn=breaker)
+def _new_board(table: Table, number: int, breaker: str, *, toss: bool = False) -> BoardState:
+    return BoardState(
+        number=number, breaker=breaker, white_side=table.side_of[breaker], turn=breaker, toss_for_break=toss
+    )
 
 
 def _new_game(table: Table, number: int) -> GameState:
@@ -199,12 +201,22 @@ def _commit(ctx: Context, result: Result) -> tuple[MatchState, Ruling]:
     ended_game = evolve(game, totals=totals, boards=boards, board=None)
     if winner is None and how is None:
         # The game goes on with the next board (a replayed board keeps its number and breaker).
+        toss = False
         if board_end is not None and board_end.replayed:
             number, breaker = board.number, board.breaker
         else:
             played = sum(1 for b in boards if not b.outcome.replayed)
             number, breaker = played + 1, breaker_for(table, game.number, played + 1)
-        next_board = _new_board(table, number, breaker)
+            limit = ctx.ruleset.boards_per_game
+            if limit is not None and played >= limit:
+                # 56(b): level after the last board; an extra board decides, its break by toss.
+                toss = True
+                laws += ctx.ruleset.cite_or_icf("56(b)")
+                texts.append(
+                    f"level at {totals[0]}-{totals[1]} after {played} boards: an extra board decides "
+                    f"game {game.number}, a toss choosing who breaks"
+                )
+        next_board = _new_board(table, number, breaker, toss=toss)
         game = evolve(ended_game, board=next_board)
         new_state = evolve(state, game=game, index=ctx.index + 1)
         ruling = Ruling(

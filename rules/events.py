@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.board_end import completed_without_a_stroke
 from rules.context import Context, Result, settle_dues
 from rules.state import (
     NOTHING,
@@ -76,6 +77,10 @@ def rule_placed(ctx: Context, board: BoardState, event: Any) -> Result:
         pending=NOTHING,
         pending_queen_side=None,
     )
+    outcome = completed_without_a_stroke(ctx, new, ruleset.cite("83"))
+    if outcome is not None:
+        words.append(outcome.how)
+        return Result(new, required.placer, outcome.laws, "; ".join(words), False, outcome=outcome)
     # Placing does not move the turn: whoever had it keeps it.
     return Result(new, required.placer, tuple(laws), "; ".join(words), True)
 
@@ -145,17 +150,23 @@ def rule_forgo(ctx: Context, board: BoardState, event: Any) -> Result:
     )
     owed = pending_coins + outstanding
     text = f"{player} forgoes the {owed} {colour} coin(s) owed by {table.side_names[owner]}"
+    outcome = completed_without_a_stroke(ctx, new, ruleset.cite("87(a)", "80"))
+    if outcome is not None:
+        return Result(new, player, outcome.laws, f"{text}; {outcome.how}", False, outcome=outcome)
     return Result(new, player, ruleset.cite("87(a)", "80"), text, True)
 
 
 def _loss_by_own_coins(ctx: Context, board: BoardState, side: int, how: str, law: str) -> BoardOutcome:
-    """91: lose the board by his coins (and the queen) lying on the board."""
+    """91: lose the board by his coins (and the queen) lying on the board; from the cutoff by
+    the coins only. A queen the winner has covered is credited to him as at a finish (53(b))."""
     winner = 1 - side
     coins = board.on_board(board.colour_of(side))
-    queen_free = board.queen.where == "on_board" or (
-        board.queen.where == "covered" and board.queen.side == winner
-    )
-    queen = ctx.ruleset.queen_count(ctx.score(winner)) if queen_free else 0
+    if board.queen.where == "on_board":
+        queen = ctx.ruleset.queen_in_loss(ctx.score(winner))
+    elif board.queen.where == "covered" and board.queen.side == winner:
+        queen = ctx.ruleset.queen_count(ctx.score(winner))
+    else:
+        queen = 0
     return BoardOutcome(winner=winner, queen=queen, coins=coins, how=how, laws=ctx.ruleset.cite(law, "91"))
 
 

@@ -46,7 +46,9 @@ class StrokeEvent(_Strict):
     overboard: tuple[Item, ...] = Field(default=(), description="items that left the playing surface")
     touched: bool = Field(default=True, description="the striker touched a coin or the queen")
     improper: str | None = Field(
-        default=None, description="why the stroke was improper (push, thumbing, elbow, striker_position, ...)"
+        default=None,
+        description="why the stroke was improper (push, thumbing, elbow, striker_position, ...; "
+        "before_play: a break made before the umpire called 'Play', ICF 47)",
     )
     evidence: dict[str, Any] | None = Field(
         default=None, description="times, frames, pocket names, striker position; ignored by the rules"

@@ -155,6 +155,9 @@ class BoardState:
     ever_pocketed: tuple[bool, bool] = (False, False)  # 92, 95(a) against 95(c)
     pending: Placement = NOTHING  # what the last event requires to be placed
     pending_queen_side: int | None = None  # who pocketed a queen now being returned (96)
+    # 56(b): the extra board after a tie opens with a toss to choose the break; the log shows
+    # its result as the player of the first stroke.
+    toss_for_break: bool = False
 
     def on_board(self, colour: Colour) -> int:
         return self.white_on_board if colour == "white" else self.black_on_board

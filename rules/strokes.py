@@ -22,6 +22,8 @@ from rules.state import (
 )
 
 BREAK_CHANCES = 3  # ICF 45(a): the first attempt and "a maximum of two more chances"
+# The `improper` reason of a break made before the umpire called 'Play' (ICF 47).
+EARLY_BREAK = "before_play"
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,15 @@ def rule_stroke(ctx: Context, board: BoardState, event: Any) -> Result:
     laws: list[str] = []
     words: list[str] = []
 
+    if board.toss_for_break:
+        # 56(b): whoever won the toss for the extra board breaks it, with white (43).
+        if player != board.turn:
+            side_now = table.side_of[player]
+            board = evolve(board, breaker=player, white_side=side_now, turn=player)
+            laws += ruleset.cite_or_icf("56(b)")
+            words.append(f"{player} breaks the extra board, chosen by the toss")
+        board = evolve(board, toss_for_break=False)
+
     if player != board.turn:
         if ruleset.out_of_turn_loses_board:
             return _out_of_turn(ctx, board, player)
@@ -134,7 +145,7 @@ def _out_of_turn(ctx: Context, board: BoardState, player: str) -> Result:
     side = ctx.table.side_of[player]
     winner = 1 - side
     coins = board.on_board(board.colour_of(side))
-    queen = ctx.ruleset.queen_count(ctx.score(winner)) if board.queen.where == "on_board" else 0
+    queen = ctx.ruleset.queen_in_loss(ctx.score(winner)) if board.queen.where == "on_board" else 0
     outcome = BoardOutcome(
         winner=winner, queen=queen, coins=coins, how="stroke out of turn", laws=ctx.ruleset.cite("51")
     )
@@ -184,8 +195,17 @@ def _rule_break(
     if stroke.improper:
         # 45(c): an improper break loses the turn "however, due/penalty shall not be
         # applicable": what the breaker pocketed of his own, and the queen, go back.
-        laws += ruleset.cite("45(c)")
-        words.append(f"improper break ({improper_reason}): turn lost, no due or penalty")
+        # 47: a break made before the umpire calls 'Play' is a foul as well: one coin more.
+        early = improper_reason == EARLY_BREAK and ruleset.has("47")
+        if early:
+            laws += ruleset.cite("47", "64(a)")
+            words.append(
+                "break made before 'Play' was called: a foul; what the breaker pocketed of his own "
+                "and the queen go back with one coin more; turn lost"
+            )
+        else:
+            laws += ruleset.cite("45(c)")
+            words.append(f"improper break ({improper_reason}): turn lost, no due or penalty")
         counts = {"white": board.white_on_board, "black": board.black_on_board}
         counts[stroke.own] -= stroke.n_own
         counts[stroke.opp] -= stroke.n_opp
@@ -193,7 +213,13 @@ def _rule_break(
         if stroke.n_opp:
             new = mark_pocketed(new, 1 - stroke.side)
         new, more_laws, more_words = settle_dues(
-            ctx, new, {}, {stroke.own: stroke.n_own}, stroke.queen, stroke.side, stroke.player
+            ctx,
+            new,
+            {stroke.side: 1} if early else {},
+            {stroke.own: stroke.n_own},
+            stroke.queen,
+            stroke.side,
+            stroke.player,
         )
         new = evolve(new, turn=table.next_player(stroke.player), strokes_in_turn=0)
         if not new.pending.empty:
@@ -301,21 +327,16 @@ def _rule_play(ctx: Context, board: BoardState, s: Stroke, laws: list[str], word
             cont = True
             laws += ruleset.cite("97(a)", "48")
             words.append("queen pocketed with own coin: queen covered; turn continues")
-        elif s.n_opp:
-            queen_out, cont = True, False
-            laws += ruleset.cite("125(a)", "96")
-            words.append(
-                "queen pocketed with an opponent's coin: turn lost, so the queen is not covered and goes back"
-            )
         else:
+            # 48: pocketing the queen by right (92) keeps the turn, to cover it in the next
+            # stroke (15), even when an opponent's coin fell with it: that coin counts as
+            # pocketed, as it does beside an own coin (75). 125(a) stops a player whose
+            # stroke pocketed only the opponent's coins.
             queen = Queen("awaiting_cover", s.side)
             cont = True
-            laws += (
-                ruleset.cite("92", "95(c)", "48")
-                if not ever_own or nine_on_board
-                else ruleset.cite("92", "48")
-            )
-            words.append("queen pocketed: to be covered in the next stroke; turn continues")
+            laws += ruleset.cite("92", "95(c)", "48") if nine_on_board else ruleset.cite("92", "48")
+            also = " with the opponent's coin, which counts as pocketed" if s.n_opp else ""
+            words.append(f"queen pocketed{also}: to be covered in the next stroke; turn continues")
     elif queen_before.where == "awaiting_cover":  # this stroke is the chance to cover (15)
         if imp:
             queen_out, returned_own, cont = True, s.n_own, False

@@ -97,6 +97,20 @@ class Ruleset:
             return tuple(dict.fromkeys(icf))
         return tuple(cited)
 
+    def cite_or_icf(self, icf_number: str, *more: str) -> tuple[str, ...]:
+        """`icf_number` in this text's numbering, or "ICF n" where the text has no such law (the
+        engine then applies the ICF law on a point the text is silent about, and says so),
+        followed by `more` in this text's numbering."""
+        own = self.laws.get(icf_number)
+        first = own if own is not None else f"ICF {icf_number}"
+        return (first, *(number for number in self.cite(*more) if number != first))
+
+    def queen_in_loss(self, winner_score: int) -> int:
+        """The queen's part of a loss "by the number of his C/m ... together with the points for
+        the Queen" (ICF 51, 91, 103, 106, 111, 121; Basic 30): its value below the cutoff, and
+        nothing from it on ("he shall lose by the number of C/m only"), in every text."""
+        return self.queen_value if winner_score < self.cutoff else 0
+
     def queen_count(self, winner_score: int) -> int:
         """What the queen adds to a coin count for a winner with this game score (52(b), 54).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # ICF Laws of Carrom (umpired): the key is the number.
 ICF_LAWS: tuple[str, ...] = (
-    "15", "43", "44", "45(a)", "45(b)", "45(c)",
+    "15", "43", "44", "45(a)", "45(b)", "45(c)", "47",
     "48", "49(a)", "49(b)", "51",
     "52(a)", "52(b)", "53(a)", "53(b)", "53(c)", "54", "55", "56(a)", "56(b)", "57",
     "58", "59",

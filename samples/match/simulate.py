@@ -270,7 +270,12 @@ class _Match:
             layout = builder.layout.with_piece(piece, None, int(ObjectState.ABSENT))
             for earlier, spot in spots:
                 layout = layout.with_piece(earlier, spot, int(ObjectState.ON_BOARD))
-            spot = placement_spot(self.pieces, layout, piece, self.rng, centre_first=True)
+            # Dues and penalties go inside the outer circle but off the centre circle (89(b));
+            # the queen and jumped coins go into the centre circle (65(a), 93).
+            is_due = reason == "dues" and piece != self.pieces.queen
+            spot = placement_spot(
+                self.pieces, layout, piece, self.rng, centre_first=True, keep_off_centre=is_due
+            )
             spots.append((piece, spot))
         seat = self.seat_of(placer)
         landed = place_pieces(builder, seat, self.skin_of(placer), spots, self.rng, self.pace)

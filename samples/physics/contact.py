@@ -32,7 +32,7 @@ def pair_contact_times(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, row
     times = np.full(b.shape, INF)
     if not candidate.any():
         return times
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         root = (-b[candidate] - np.sqrt(np.maximum(disc[candidate], 0.0))) / a[candidate]
     times[candidate] = np.where(c[candidate] <= 0.0, 0.0, np.maximum(root, 0.0))
     return times
@@ -40,7 +40,7 @@ def pair_contact_times(pos: np.ndarray, vel: np.ndarray, radius: np.ndarray, row
 
 def cushion_contact_times(pos: np.ndarray, vel: np.ndarray, limit: np.ndarray) -> np.ndarray:
     """(M, 2) time until each disc's centre reaches |coordinate| = limit on each axis."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         ahead = np.where(vel > 0.0, (limit[:, None] - pos) / vel, INF)
         behind = np.where(vel < 0.0, (-limit[:, None] - pos) / vel, INF)
     times = np.minimum(ahead, behind)
@@ -54,7 +54,7 @@ def circle_entry_times(pos: np.ndarray, vel: np.ndarray, centres: np.ndarray, ra
     b = np.einsum("mkd,md->mk", q, vel)
     c = np.einsum("mkd,mkd->mk", q, q) - radius * radius
     disc = b * b - a * c
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         root = (-b - np.sqrt(np.maximum(disc, 0.0))) / a
     entering = (b < 0.0) & (a > 0.0)
     times = np.where(entering & (disc >= 0.0), np.maximum(root, 0.0), INF)

@@ -327,7 +327,8 @@ class _Stroke:
         unit = self.vel[moving] / speed[moving, None]
         v0 = speed[moving][None, :]
         t = (self.h * np.arange(1, k + 1))[:, None]
-        run = np.minimum(t, v0 / self.decel)
+        # Sliding stops after v0 / decel; without friction (decel 0) it never does.
+        run = np.minimum(t, v0 / self.decel) if self.decel > 0.0 else np.broadcast_to(t, (k, v0.shape[1]))
         travelled = v0 * run - 0.5 * self.decel * run * run
         left = v0 - self.decel * t
         left = np.where(left < self.params.rest_speed_mm_s, 0.0, left)

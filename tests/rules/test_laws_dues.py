@@ -201,3 +201,27 @@ def test_law_78b_both_colours_owed_at_once_have_their_own_placers() -> None:
     owed = ruling.to_place
     assert (owed.white, owed.black) == (2, 1)
     assert (owed.placer_of("white"), owed.placer_of("black")) == ("Ben", "Asha")
+
+
+def test_law_83_last_coins_left_in_the_pockets_complete_the_board() -> None:
+    """Own coins pocketed with the striker go back as part of the due (13, 73); if they are not
+    placed before the next stroke they are forfeited (83) and stay in the pockets. With her
+    last white pocketed that way Asha has no coin left on the board: she has completed (52(a))."""
+    events = [*position(1, 5, "asha"), stroke("white", "striker"), {"type": "placed", "items": []}]
+    state, rulings = run(events)
+    outcome = rulings[-1].board_end
+    assert outcome is not None and "83" in rulings[-1].laws and "52(a)" in rulings[-1].laws
+    assert (outcome.winner, outcome.queen, outcome.coins) == (0, 3, 5)
+    assert state.board.number == 2 and state.totals() == {"Asha": 8, "Ben": 0}
+
+
+def test_law_80_87a_forgoing_the_last_coins_before_the_queen_is_covered_loses_by_107() -> None:
+    """Covering with her last white and the striker (101(a)) sends the white back with a due;
+    Ben forgoes them (87(a)), so Asha's coins are all gone with the queen not covered: as if
+    she had pocketed her last coin leaving the queen (107(a))."""
+    forgo = {"type": "forgo", "player": "Ben"}
+    events = [*position(1, 5, "asha_awaiting"), stroke("white", "striker"), forgo]
+    ruling = last(events)
+    outcome = ruling.board_end
+    assert outcome is not None and "87(a)" in ruling.laws and "107(a)" in ruling.laws
+    assert (outcome.winner, outcome.queen, outcome.coins) == (1, 3, 0)

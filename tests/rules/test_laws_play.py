@@ -146,3 +146,15 @@ def test_law_60a_deciding_game_changes_sides_after_the_fourth_board() -> None:
     assert state.game_number == 3 and state.seat_of("Asha") == "S"  # changed twice (58)
     state, _ = run([*two_games, clear, clear, clear, clear])
     assert state.seat_of("Asha") == "N" and state.seat_of("Ben") == "S"
+
+
+def test_law_47_break_before_play_is_a_foul_and_loses_the_turn() -> None:
+    state, rulings = run([stroke("white", "queen", improper="before_play")])
+    ruling = rulings[0]
+    assert "47" in ruling.laws and "45(c)" not in ruling.laws and not ruling.turn_continues
+    # The white and the queen go back; the foul's coin waits for a white to be pocketed (72(c)).
+    assert ruling.to_place.white == 1 and ruling.to_place.queen
+    assert state.dues_outstanding() == {"Asha": 1, "Ben": 0} and state.turn().player == "Ben"
+    # Any other improper break is 45(c): turn lost, no penalty.
+    state, _ = run([stroke("white", "queen", improper="push")])
+    assert state.dues_outstanding() == {"Asha": 0, "Ben": 0}

@@ -150,3 +150,18 @@ def test_law_96_a_foul_before_the_cover_loses_the_queen() -> None:
     state, rulings = run(events)
     assert "96" in rulings[-1].laws and rulings[-1].to_place.queen
     assert state.queen_on_board() and state.turn().player == "Ben"
+
+
+def test_law_48_92_queen_with_an_opponents_coin_keeps_the_turn_to_cover() -> None:
+    """The queen pocketed by right keeps the turn (48) even with an opponent's coin beside it;
+    the coin counts as pocketed (as beside an own coin, 75) and the next stroke may cover."""
+    state, rulings = run([stroke("white"), stroke("queen", "black")])
+    ruling = rulings[-1]
+    assert ruling.turn_continues and "48" in ruling.laws and "92" in ruling.laws
+    assert ruling.to_place.empty and state.turn().player == "Asha"
+    assert state.queen_status().where == "awaiting_cover" and state.coins_on_board()["black"] == 8
+    state, _ = run([stroke("white"), stroke("queen", "black"), stroke("white")])
+    assert state.queen_status().where == "covered" and state.queen_status().side == 0
+    # Without the right to pocket it (no own coin yet) the queen still goes back (95(a)).
+    ruling = last([miss(), stroke("queen", "white")])
+    assert "95(a)" in ruling.laws and ruling.to_place.queen and not ruling.turn_continues

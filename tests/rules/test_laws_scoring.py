@@ -102,3 +102,21 @@ def test_law_57_match_ends_after_two_games_won() -> None:
     assert state.match_over and state.winner == 0
     assert rulings[-1].match_end
     assert [game.totals for game in state.games] == [(33, 0), (33, 0)]
+
+
+def test_law_56b_the_tie_names_the_law_and_the_toss_chooses_who_breaks_the_extra_board() -> None:
+    eight = [nine_own_at_the_break() for _ in range(8)]  # 12 : 12 after eight boards
+    ruling = last(eight)
+    assert "56(b)" in ruling.laws and "extra board" in ruling.text and ruling.game_end is None
+    # Ben won the toss and breaks the ninth board although the break order would give it to
+    # Asha: not a stroke out of turn (51); he has white (43).
+    state, rulings = run([*eight, stroke("white", "white", player="Ben")])
+    assert "56(b)" in rulings[-1].laws and rulings[-1].board_end is None
+    assert state.colours() == {"Asha": "black", "Ben": "white"} and state.breaker() == "Ben"
+    assert rulings[-1].turn_continues and state.turn().player == "Ben"
+    card = report([*eight, stroke(*(["white"] * 9), player="Ben")])
+    extra = card.games[0].boards[-1]
+    assert (extra.number, extra.break_by, extra.white, extra.winner) == (9, "Ben", "Ben", "Asha")
+    # Once the extra board's break is taken, another player striking is out of turn again.
+    ruling = last([*eight, miss(player="Ben"), stroke("white", player="Ben")])
+    assert "51" in ruling.laws and ruling.board_end is not None and ruling.board_end.winner == 0

@@ -165,3 +165,18 @@ def test_ecc_stroke_out_of_turn_before_the_cover_sends_the_queen_back() -> None:
     events = [stroke("white"), stroke("queen"), stroke("black", player="Ben")]
     state, rulings = run(events, ECC)
     assert rulings[-1].to_place.queen and state.queen_on_board()
+
+
+def test_basic_loss_by_coins_and_queen_is_by_coins_only_from_22_law_30() -> None:
+    """Basic 16 gives the queen one point after 21 to a winner who covered it, but a loss "by the
+    number of his c/m ... together with the points for the Queen" is by the coins only from 22
+    (Basic 30; ICF 106 where Basic is silent)."""
+    at_cutoff = dataclasses.replace(BASIC, cutoff=0)
+    covering = last([*position(3, 1, "asha_awaiting"), stroke("white", "black")], at_cutoff)
+    assert "30" in covering.laws
+    assert (covering.board_end.winner, covering.board_end.queen, covering.board_end.coins) == (1, 0, 2)
+    queen_on = last([*position(2, 1), stroke("black")], at_cutoff)
+    assert queen_on.laws[0] == "ICF 106(a)"
+    assert (queen_on.board_end.queen, queen_on.board_end.coins) == (0, 2)
+    below = last([*position(2, 1), stroke("black")], BASIC).board_end
+    assert (below.queen, below.coins) == (3, 2)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.geometry import POCKETS, inside_outer_circle, striker_placement
+from calibration.geometry import (
+    CENTRE_CIRCLE_RADIUS_MM,
+    COIN_RADIUS_MM,
+    POCKETS,
+    inside_outer_circle,
+    striker_placement,
+)
 from rules.log import parse_log
 from rules.score import score_log
 from samples.match import MatchSimulation, simulate_match
@@ -99,6 +105,9 @@ def test_placements_put_the_pieces_where_the_truth_says(sim: MatchSimulation) ->
             assert tl.state[sample, i] == ObjectState.ON_BOARD
             assert np.allclose(tl.xy_mm[sample, i], item["xy_mm"], atol=0.01)
             assert inside_outer_circle(np.array(item["xy_mm"]))
+            if placement.reason == "dues" and item["item"] != "queen":
+                # 89(b): a due or penalty coin must not cover the centre circle, even partly.
+                assert np.hypot(*item["xy_mm"]) > CENTRE_CIRCLE_RADIUS_MM + COIN_RADIUS_MM, item
         if placement.event_index is not None:
             logged = sim.match_log["events"][placement.event_index]
             assert logged["type"] == "placed"
