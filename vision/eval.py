@@ -298,6 +298,16 @@ def _seating(truth_log: dict[str, Any]) -> Any:
     return SeatAssigner(event, seats=seats, first_break=truth_log["first_break"])
 
 
+def _truth_report(directory: Path, truth_log: dict[str, Any]) -> dict[str, Any]:
+    """The truth log scored by the engine as it is now (the report written beside the video
+    was made by the engine of its day; both logs must meet the same laws)."""
+    try:
+        report = _score(truth_log)
+    except Exception:  # a truth log the current laws reject: fall back to the stored report
+        report = None
+    return report if report is not None else json.loads((directory / "report.json").read_text())
+
+
 def _score(log: dict[str, Any]) -> dict[str, Any] | None:
     from rules.log import parse_log
     from rules.score import score_log
@@ -413,11 +423,11 @@ def evaluate(
     kept = directory / f"recorded-{mode}.json"
     if reuse and kept.is_file():
         truth_log = json.loads((directory / "match-log.json").read_text())
-        truth_report = json.loads((directory / "report.json").read_text())
+        truth_report = _truth_report(directory, truth_log)
         placements = truth_placements(json.loads((directory / "truth.json").read_text()))
         return _scored(json.loads(kept.read_text()), truth_log, truth_report, placements, directory, mode)
     truth_log = json.loads((directory / "match-log.json").read_text())
-    truth_report = json.loads((directory / "report.json").read_text())
+    truth_report = _truth_report(directory, truth_log)
     truth = json.loads((directory / "truth.json").read_text())
     placements = truth_placements(truth)
     if mode == "oracle":

@@ -7,7 +7,6 @@ event when the board has come to rest) and appends them to the log file at once.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from vision.detections import Detections
@@ -54,8 +53,7 @@ class MatchRecorder:
     def update(self, frame: TrackFrame, detections: Detections | None = None) -> list[dict[str, Any]]:
         """Events that became known with this frame. Pass the frame's detections when there
         are any: counts at rest are then taken from them."""
-        detected = Counter(detections.class_names) if detections is not None else None
-        return self._emit(self.segmenter.update(frame, detected))
+        return self._emit(self.segmenter.update(frame, detections))
 
     def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:
         return self._emit(list(self.segmenter.finish(frame_index, time_s)))

@@ -32,6 +32,7 @@ from calibration.geometry import (
     STRIKER_RADIUS_MM,
     pocket_centres,
 )
+from vision.detections import Detections
 from vision.events.board import (
     CARROMMEN,
     FULL_SET,
@@ -41,11 +42,17 @@ from vision.events.board import (
     item_name,
 )
 from vision.events.config import EventConfig
+from vision.events.pocket_watch import PocketWatch
 from vision.events.seats import base_band_offset, side_of
 from vision.tracks import TrackFrame, TrackState
 
 # A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
 POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
+# A piece last seen with its centre this close to a pocket's centre and gone since sank
+# (it crept over the rim), even if it looked still: nothing rests with its centre over the
+# hole (a detection's error and the last millimetres it crept are the margin). One lying
+# further out overhangs the hole and stays.
+POCKET_MOUTH_MM = POCKET_RADIUS_MM + 0.25 * COIN_RADIUS_MM
 # Pocket watch: a piece seen this close to a pocket's centre just before it vanished (a fast
 # piece travels a coin's width between frames).
 POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
@@ -140,11 +147,6 @@ class _Stroke:
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
-    # Pocket watch, independent of track identities: per item, how many are in view and how
-    # many near each pocket, and the drops in both at once (a piece falling in).
-    visible_prev: Counter[str] | None = None
-    zones_prev: Counter[tuple[str, int]] = field(default_factory=Counter)
-    zone_candidates: list[ItemEvent] = field(default_factory=list)
 
 
 @dataclass
@@ -179,6 +181,7 @@ class StrokeSegmenter:
         self._last_visible: dict[int, float] = {}
         self._last_visible_piece: dict[int, Piece] = {}
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
+        self._pocket_watch = PocketWatch()
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
         )
@@ -223,12 +226,15 @@ class StrokeSegmenter:
 
     # ------------------------------------------------------------------ per frame
     def update(
-        self, frame: TrackFrame, detected: Counter[str] | None = None
+        self, frame: TrackFrame, detections: Detections | None = None
     ) -> list[PlacementRecord | StrokeRecord]:
-        """`detected`: the frame's detections counted by item, when the caller has them. Counts
-        at rest then come from them (plus pieces believed hidden), not from the tracks'
-        colours, which lag behind when tracks swap pieces."""
+        """`detections`: the frame's detections, when the caller has them. Counts at rest then
+        come from them (plus pieces believed hidden), not from the tracks' colours, which lag
+        behind when tracks swap pieces; and pocketings are watched on them without identities."""
         self.frames_seen += 1
+        detected = Counter(detections.class_names) if detections is not None else None
+        if detections is not None:
+            self._pocket_watch.update(frame.frame_index, frame.time_s, detections)
         self._previous = self.pieces
         gone = self._read(frame)
         for piece in self.pieces.values():
@@ -532,43 +538,6 @@ class StrokeSegmenter:
                     if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                         stroke.touched = True
             self._extend_path(stroke, piece, start)
-        self._watch_pockets(stroke, frame)
-
-    def _watch_pockets(self, stroke: _Stroke, frame: TrackFrame) -> None:
-        """Candidates for pocketings the tracker may miss when identities swap (the break):
-        a piece of an item gone from view at the same time as one near a pocket."""
-        centres = pocket_centres()
-        visible: Counter[str] = Counter()
-        zones: Counter[tuple[str, int]] = Counter()
-        for piece in self.pieces.values():
-            if piece.state not in (int(TrackState.AT_REST), int(TrackState.MOVING)):
-                continue
-            visible[piece.item] += 1
-            distance = np.linalg.norm(centres - piece.position, axis=1)
-            k = int(np.argmin(distance))
-            if distance[k] <= POCKET_ZONE_MM:
-                zones[(piece.item, k)] += 1
-        previous = stroke.visible_prev
-        if previous is not None:
-            for item in set(previous) | set(visible):
-                drop = previous[item] - visible[item]
-                for k in range(len(POCKETS)):
-                    lost = min(drop, stroke.zones_prev[(item, k)] - zones[(item, k)])
-                    for _ in range(max(0, lost)):
-                        xy = (float(centres[k][0]), float(centres[k][1]))
-                        stroke.zone_candidates.append(
-                            ItemEvent(item, POCKETS[k], frame.frame_index, frame.time_s, -1, xy)
-                        )
-                        drop -= 1
-                for _ in range(max(0, visible[item] - previous[item])):
-                    recent = [
-                        i
-                        for i, e in enumerate(stroke.zone_candidates)
-                        if e.item == item and frame.time_s - e.time_s <= REAPPEAR_S
-                    ]
-                    if recent:
-                        stroke.zone_candidates.pop(recent[-1])
-        stroke.visible_prev, stroke.zones_prev = visible, zones
 
     def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
         if how == int(TrackState.POCKETED):
@@ -605,7 +574,8 @@ class StrokeSegmenter:
             if piece.state != int(TrackState.OCCLUDED) or seen is None:
                 continue
             frame, time_s, xy, velocity = seen
-            if time_s >= stroke.last_motion_s:
+            in_mouth = float(np.min(np.linalg.norm(centres - np.array(xy), axis=1))) <= POCKET_MOUTH_MM
+            if time_s > stroke.last_motion_s and not in_mouth:
                 continue  # it went out of sight after the board had settled: a hand
             # Where it was heading in the next few frames: a fast piece vanishes short of the
             # pocket it falls into.
@@ -667,14 +637,20 @@ class StrokeSegmenter:
         after = after - late
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
-        kept, dropped, vanished = _reconcile(stroke, before, after)
+        watched = [
+            ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy)
+            for d in self._pocket_watch.drops
+            if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
+        ]
+        self._pocket_watch.drops.clear()
+        kept, dropped, vanished = _reconcile(stroke, before, after, watched)
         striker_events = [e for e in stroke.events if e.item == "striker"]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
             for p in self.pieces.values()
         )
         if not striker_events and not striker_back:
-            striker_events = _unmatched(stroke.zone_candidates, [], "striker")[-1:]
+            striker_events = [e for e in watched if e.item == "striker" and e.pocket is not None][-1:]
         if striker_events and striker_back and settled:
             dropped.extend(striker_events)
         else:
@@ -715,24 +691,28 @@ class StrokeSegmenter:
 
 
 def _reconcile(
-    stroke: _Stroke, before: Counter[str], after: Counter[str]
+    stroke: _Stroke, before: Counter[str], after: Counter[str], watched: list[ItemEvent]
 ) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int]]:
     """Which departures of carrommen to believe: as many per colour as the counts at rest
-    say are gone. Pocketings first (the tracker's, pieces lost at a pocket mouth, the pocket
-    watch), then, because tracks swap pieces when many move at once (the break), another
-    colour's surplus pocketing relabelled, and only then overboard: pieces rarely jump off."""
+    say are gone. Pocketings first: those the pocket watch saw on the detections themselves
+    (their colour is what the detector saw, whatever the tracks did), then the tracker's, then
+    pieces lost near a pocket; then, because colours can still be confused while many pieces
+    move at once (the break), another colour's surplus pocketing relabelled; and only then
+    overboard: pieces rarely jump off."""
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
     for item in CARROMMEN:
-        own = [e for e in stroke.events if e.item == item and e.pocket is not None and not e.guess]
-        if len(own) < need[item]:
-            own = sorted(own + _unmatched(stroke.zone_candidates, own, item), key=lambda e: e.frame)
+        seen = [e for e in watched if e.item == item and e.pocket is not None]
+        tracked = [e for e in stroke.events if e.item == item and e.pocket is not None and not e.guess]
+        own = sorted(seen + _unmatched(tracked, seen, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
-        offs[item] = sorted(
+        edge = [e for e in watched if e.item == item and e.pocket is None]
+        lost = sorted(
             (e for e in stroke.events if e.item == item and e.pocket is None), key=lambda e: e.guess
         )
+        offs[item] = [e for e in lost if not e.guess] + edge + [e for e in lost if e.guess]
     kept: list[ItemEvent] = []
     for item in CARROMMEN:
         take = pockets[item][: need[item]]
@@ -764,7 +744,8 @@ def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tup
 
 
 def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
-    """Pocket-watch candidates of `item` that no event of the tracker already accounts for."""
+    """Candidates of `item` that none of `events` already accounts for (the same pocket, about
+    the same time)."""
     out = []
     for c in candidates:
         if c.item != item:
