@@ -84,6 +84,8 @@ class MatchRecorder:
         return events
 
     def _fix_header(self) -> None:
+        if self.seating.seats is not None:
+            self.segmenter.occupied_seats = frozenset(self.seating.seats)
         if self.seating.seats is not None and self.seating.first_break is not None:
             self.writer.set_header(seats=dict(self.seating.seats), first_break=self.seating.first_break)
             if self.guard.state is None:

@@ -182,6 +182,9 @@ class StrokeSegmenter:
         self._last_visible_piece: dict[int, Piece] = {}
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
+        # The seats players sit at, once known (None: any seat may strike, as before the first
+        # stroke of a match whose seating is inferred).
+        self.occupied_seats: frozenset[str] | None = None
         self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
             maxlen=COUNT_FRAMES
         )
@@ -364,7 +367,7 @@ class StrokeSegmenter:
         if not self._repositioned:
             return  # the striker where the last stroke left it is picked up, not struck
         seat = side_of(rest.xy)
-        if not self._on_base_band(seat, rest.xy):
+        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
             return
         snapshot = rest.snapshot
         self._stroke = _Stroke(
@@ -399,7 +402,7 @@ class StrokeSegmenter:
         if travelled < 2 * cfg.strike_confirm_mm:
             return False
         seat = side_of(rest.xy)
-        if not self._on_base_band(seat, rest.xy):
+        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
             return False
         moved = any(
             p.item in CARROMMEN
@@ -433,6 +436,12 @@ class StrokeSegmenter:
         self._stroke = stroke
         self._note_board_change(stroke)
         return True
+
+    def _occupied(self, seat: str) -> bool:
+        """A player strikes from the base lines of their own seat (law 130): in singles the two
+        side seats are empty, and a striker moving off one of their base lines is being carried
+        (it may lie there after the last stroke), not struck."""
+        return self.occupied_seats is None or seat in self.occupied_seats
 
     def _on_base_band(self, seat: str, xy: np.ndarray) -> bool:
         along, offset = base_band_offset(seat, xy)  # type: ignore[arg-type]
