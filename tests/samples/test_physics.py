@@ -58,7 +58,8 @@ def test_momentum_is_conserved_in_a_collision(offset: float, speed: float, coin_
     coin = PIECES.of_class(coin_class)[0]
     frictionless = PhysicsParams(friction=0.0, max_stroke_s=0.12, jump_speed_m_s=100.0)
     # Far from the cushions: within 0.12 s the pieces meet only each other.
-    layout = _layout({S: (offset, -340.0), coin: (0.0, -260.0)})
+    striker_y, coin_y = -340.0, -260.0
+    layout = _layout({S: (offset, striker_y), coin: (0.0, coin_y)})
     result = simulate_stroke(
         PIECES,
         layout,
@@ -71,8 +72,13 @@ def test_momentum_is_conserved_in_a_collision(offset: float, speed: float, coin_
     before = (mass * result.vel_mm_s[0]).sum(axis=0)
     after = (mass * result.vel_mm_s[-1]).sum(axis=0)
     assert np.allclose(before, after, rtol=1e-4, atol=1e-2)
-    hit = abs(offset) < PIECES.radius_mm[S] + PIECES.radius_mm[coin]
-    assert (result.first_contact == coin) == hit
+    # They touch if the lines are close enough and the striker gets there before the time
+    # cap stops the stroke (a slow grazing hit may come just after it).
+    reach = PIECES.radius_mm[S] + PIECES.radius_mm[coin]
+    lines_cross = abs(offset) < reach
+    run = coin_y - striker_y - np.sqrt(max(reach**2 - offset**2, 0.0))  # how far it goes to touch
+    in_time = run / speed <= (result.num_samples - 1) / RATE
+    assert (result.first_contact == coin) == (lines_cross and in_time)
 
 
 def _scattered_stroke(seed: int):
