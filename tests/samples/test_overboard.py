@@ -9,12 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.geometry import HALF_SURFACE_MM
+from calibration.geometry import BASE_LINE_MID_MM, HALF_SURFACE_MM, seat_to_board
 from rules.log import parse_log
 from rules.score import score_log
 from samples.match import MatchSimulation, simulate_match
-from samples.physics import PhysicsParams
-from samples.physics.simulate import FLIGHT_OUT_MM
+from samples.match.builder import TimelineBuilder
+from samples.physics import PhysicsParams, simulate_stroke, standard_pieces
+from samples.physics.simulate import FLIGHT_OUT_MM, OverboardEvent
+from samples.players import break_layout
+from samples.render.truth import object_tracks
+from samples.render.video import render_video
 from samples.timeline import ObjectState, Timeline
 
 # The rules' view (each match log without its evidence) of boards whose strokes send pieces
@@ -79,3 +83,58 @@ def test_the_stroke_truth_gives_the_frames_the_timeline_shows(jumpy: MatchSimula
         assert np.all(np.abs(flight[airborne == ObjectState.AIRBORNE]) <= FLIGHT_OUT_MM)
         logged = jumpy.match_log["events"][stroke.event_index]["evidence"]["overboard"]
         assert {"item": o["item"], "id": o["id"], "frame": o["frame"]} in logged
+
+
+# A break whose first coin hit flies north over the pack at about 5 m/s: one frame's exposure
+# (at 30 fps) ends while it is over the frame.
+STRIKE_MM_S = 4000.0
+
+
+def _flight_timeline() -> tuple[Timeline, int, OverboardEvent]:
+    """A break in which the first coin the striker hits is lifted (as every hit would be)
+    and flies off over the north frame: a short timeline to render."""
+    pieces = standard_pieces()
+    layout = break_layout(pieces, "S").with_piece(
+        pieces.striker, seat_to_board("S", 0.0, BASE_LINE_MID_MM), int(ObjectState.ON_BOARD)
+    )
+    velocity = np.zeros((pieces.count, 2))
+    velocity[pieces.striker] = (0.0, STRIKE_MM_S)
+    lift_first = PhysicsParams(jump_speed_m_s=2.0, jump_probability_per_m_s=10.0, jump_probability_max=1.0)
+    oversample = 4
+    builder = TimelineBuilder(pieces, 30.0 * oversample, oversample, layout)
+    builder.hold(builder.seconds(0.2))
+    result = simulate_stroke(
+        pieces,
+        layout,
+        velocity,
+        sample_rate=builder.sample_rate,
+        rng=np.random.default_rng(0),
+        params=lift_first,
+    )
+    strike = builder.stroke(result, ())
+    builder.hold(builder.seconds(0.2))
+    builder.pad_to_frame()
+    return builder.timeline(), strike, result.overboard[0]
+
+
+def test_a_video_shows_the_flight_above_the_frame_and_its_truth_says_so(tmp_path: Path) -> None:
+    timeline, strike, event = _flight_timeline()
+    truth = render_video(timeline, tmp_path / "flight.mp4", seed=3, style="tournament", size=(480, 270))
+    i = event.piece
+    jump, edge, gone = (
+        (strike + s) // timeline.oversample for s in (event.jump_sample, event.sample, event.gone_sample)
+    )
+    assert jump < edge < gone  # seen in the air over the surface, then over the frame
+    states = dict((frame, name) for frame, name in truth["objects"][i]["state"])
+    assert states[jump] == "airborne" and states[gone] == "off_board"
+    assert [f for f in states if jump <= f <= gone] == [jump, gone]
+    tracks = object_tracks(truth)
+    xy, visible = tracks["xy_mm"][:, i], tracks["visible"][:, i]
+    left = np.flatnonzero(
+        (np.abs(xy).max(axis=1) > HALF_SURFACE_MM) | (tracks["state"][:, i] == ObjectState.OFF_BOARD)
+    )
+    assert left[0] == edge  # the overboard frame of the stroke truth
+    assert np.all(np.abs(xy[edge]) <= FLIGHT_OUT_MM)
+    # Drawn all the way, over the frame too (the raised frame hides only what lies below it).
+    assert np.all(visible[jump:gone] > 0.9)
+    assert np.all(visible[gone:] == 0.0) and np.all(np.isnan(xy[gone:]))
