@@ -14,12 +14,15 @@ from rules.log import parse_log
 from rules.score import score_log
 from samples.match import MatchSimulation, simulate_match
 from samples.match.builder import TimelineBuilder
+from samples.oracle_tracks import OracleNoise, oracle_track_frames
 from samples.physics import PhysicsParams, simulate_stroke, standard_pieces
 from samples.physics.simulate import FLIGHT_OUT_MM, OverboardEvent
 from samples.players import break_layout
 from samples.render.truth import object_tracks
 from samples.render.video import render_video
 from samples.timeline import ObjectState, Timeline
+from vision.detections import CLASS_NAMES
+from vision.tracks import TrackState
 
 # The rules' view (each match log without its evidence) of boards whose strokes send pieces
 # overboard, recorded before overboard pieces flew (when they vanished at the impact): seeds
@@ -83,6 +86,27 @@ def test_the_stroke_truth_gives_the_frames_the_timeline_shows(jumpy: MatchSimula
         assert np.all(np.abs(flight[airborne == ObjectState.AIRBORNE]) <= FLIGHT_OUT_MM)
         logged = jumpy.match_log["events"][stroke.event_index]["evidence"]["overboard"]
         assert {"item": o["item"], "id": o["id"], "frame": o["frame"]} in logged
+
+
+def test_an_oracle_tracker_sees_a_flying_piece_move_then_go_overboard(jumpy: MatchSimulation) -> None:
+    tl = jumpy.timeline
+    frames = list(oracle_track_frames(tl, OracleNoise(hand_occlusion=False)))
+    expected = sorted((o["frame"], CLASS_NAMES.index(o["item"])) for s in jumpy.strokes for o in s.overboard)
+    reported = sorted(
+        (f.frame_index, int(c))
+        for f in frames
+        for c, st in zip(f.class_id, f.state, strict=True)
+        if st == TrackState.OFF_BOARD
+    )
+    assert reported == expected
+    for s in jumpy.strokes:
+        for o in s.overboard:
+            i = tl.ids.index(o["id"])
+            for frame in range(o["jump_frame"], o["frame"]):
+                xy = tl.xy_mm[_end(tl, frame), i]
+                row = np.flatnonzero(np.all(frames[frame].xy_mm == xy, axis=1))
+                assert row.size == 1  # reported where it is, over the surface, moving
+                assert frames[frame].state[row[0]] == TrackState.MOVING
 
 
 # A break whose first coin hit flies north over the pack at about 5 m/s: one frame's exposure
