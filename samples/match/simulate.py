@@ -20,7 +20,7 @@ import numpy as np
 from calibration.geometry import POCKETS, Seat
 from rules.engine import Ruling, apply, new_match
 from rules.log import LOG_SCHEMA, ConcedeEvent, PlacedEvent, StrokeEvent
-from rules.rulesets import load_ruleset
+from rules.rulesets import resolve_ruleset
 from rules.score import build_report
 from rules.state import MatchState
 from samples.match.builder import TimelineBuilder
@@ -407,7 +407,7 @@ def simulate_match(
         )
     }
     first_break = names[int(rng.integers(len(names)))]
-    state = new_match(seats, first_break, doubles=event == "doubles", ruleset=load_ruleset(ruleset))
+    state = new_match(seats, first_break, doubles=event == "doubles", ruleset=resolve_ruleset(ruleset))
     pieces = standard_pieces()
     builder = TimelineBuilder(pieces, fps * oversample, oversample, break_layout(pieces, state.turn().seat))
     builder.hold(builder.seconds(1.0))
