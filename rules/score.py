@@ -12,13 +12,16 @@ from collections.abc import Sequence
 from rules.engine import Ruling, apply, start
 from rules.log import MatchLog
 from rules.report import BoardResult, GameResult, MatchReport, StrokeRuling, ToPlace
-from rules.rulesets import Ruleset, load_ruleset
+from rules.rulesets import Ruleset, resolve_ruleset
 from rules.state import BoardState, FinishedBoard, GameState, MatchState, Table
 
 
 def score_log(log: MatchLog, ruleset: Ruleset | str | None = None) -> MatchReport:
-    """The match report of a parsed log, under `ruleset` (default: the log's own `rules`)."""
-    rules = load_ruleset(ruleset if ruleset is not None else log.rules)
+    """The match report of a parsed log, under `ruleset`: a Ruleset or a built-in name
+    (default: the log's own `rules`, which must then be a built-in name; a log naming a
+    variant file is scored with the Ruleset its caller read from that file).
+    """
+    rules = resolve_ruleset(ruleset if ruleset is not None else log.rules)
     state = start(log, rules)
     rulings: list[Ruling] = []
     for event in log.events:

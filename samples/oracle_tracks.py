@@ -9,7 +9,10 @@ over them).
 
 A track keeps its id while its object stays on or over the board; an object that comes
 back (a coin placed back after being pocketed, the striker put down again) gets a new id,
-as a tracker would give it.
+as a tracker would give it. A piece flying off the board (AIRBORNE) is tracked MOVING while
+it is over the playing surface and reported OFF_BOARD, once, in the first frame its centre
+is past the surface's edge (the overboard moment of the truth), as a tracker that follows
+it over the edge would.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM, pocket_centres
+from calibration.geometry import COIN_RADIUS_MM, HALF_SURFACE_MM, STRIKER_RADIUS_MM, pocket_centres
 from samples.timeline import HandPose, ObjectState, Timeline
 from vision.detections import CLASS_NAMES
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
@@ -96,9 +99,12 @@ def oracle_track_frames(
             for hand in hands:
                 covered |= hand_covers(hand, finite, radius)
         rows: list[_Row] = []
+        over_surface = np.all(np.abs(xy) <= HALF_SURFACE_MM, axis=1)  # False where NaN
         for k in range(n):
             state = int(states[k])
-            if state in (int(ObjectState.ON_BOARD), int(ObjectState.HELD)) and np.all(np.isfinite(xy[k])):
+            flying_over = state == int(ObjectState.AIRBORNE) and over_surface[k]
+            tracked = state in (int(ObjectState.ON_BOARD), int(ObjectState.HELD)) or flying_over
+            if tracked and np.all(np.isfinite(xy[k])):
                 if track_of[k] < 0:
                     track_of[k] = next_id
                     next_id += 1
@@ -131,7 +137,8 @@ def oracle_track_frames(
                             pocket=pocket,
                         )
                     )
-                elif state == int(ObjectState.OFF_BOARD):
+                elif state in (int(ObjectState.OFF_BOARD), int(ObjectState.AIRBORNE)):
+                    # Gone over the frame, or flying past the surface's edge: overboard.
                     rows.append(
                         _Row(int(track_of[k]), int(class_ids[k]), reported[k], state=TrackState.OFF_BOARD)
                     )

@@ -24,9 +24,12 @@ class ObjectState(IntEnum):
     ON_BOARD = 0  # lying on the playing surface (at rest or moving)
     FALLING = 1  # inside a pocket's mouth, dropping: drawn sinking, not yet gone
     IN_POCKET = 2  # gone into a pocket (the pocket is in `pocket_of`)
-    OFF_BOARD = 3  # jumped off the playing surface (overboard)
+    OFF_BOARD = 3  # jumped off the board: flown past the frame's outer edge, out of play
     HELD = 4  # in a player's or umpire's fingers over the board (being placed)
     ABSENT = 5  # not on or over the board (striker between strokes, coin not yet placed)
+    # Lifted by a hard impact and flying (over the surface, then over the frame) on its way
+    # off the board; it touches nothing. Numbered last so the values above keep their meaning.
+    AIRBORNE = 6
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class Timeline:
     ids: tuple[str, ...]  # object ids: "W1".."W9", "B1".."B9", "Q", "S"
     classes: tuple[str, ...]  # "white" | "black" | "queen" | "striker", per id
     xy_mm: np.ndarray  # (T, N, 2) float32; NaN where the object is not on/over the board
+    # (an AIRBORNE piece has its position: the point of the surface, or beyond it over the
+    # frame, that it is above)
     state: np.ndarray  # (T, N) uint8 of ObjectState
     pocket_of: np.ndarray  # (T, N) int8: index into geometry.POCKETS while FALLING/IN_POCKET, else -1
     hands: tuple[tuple[HandPose, ...], ...]  # per sample

@@ -1,8 +1,8 @@
 """Rulesets: the parameters a law text (or a house variant of it) fixes, and its law numbers.
 
 A `Ruleset` is a frozen value, found by name like python-chess finds a variant:
-`get_ruleset("icf")`, or loaded from a variant file (YAML) that starts from one of the three
-texts and overrides the parameters a house rule changes:
+`get_ruleset("icf")`, or made from the text of a variant file (YAML) that starts from one of
+the three texts and overrides the parameters a house rule changes:
 
 ```yaml
 ruleset: starwood          # the name the report shows
@@ -13,6 +13,10 @@ game_points: 29
 
 Behaviour that differs between the texts themselves (ECC has no improper-stroke penalties,
 Basic no additional points, ...) is fixed by `base`; a variant file cannot change it.
+
+The rules package reads no files (DESIGN.md: pure, no I/O): a caller that is given a variant
+file (the CLI, the recorder: `vision.rulesets.load_ruleset`) reads it and hands its text to
+`parse_ruleset_text`, or the resulting `Ruleset` to the engine.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 from typing import Any, Literal
 
 import yaml
@@ -181,7 +185,7 @@ def ruleset_from_data(data: Any, source: str = "<variant>") -> Ruleset:
     base_name = data.get("base", "icf")
     if base_name not in RULESETS:
         raise RulesError(f"{source}: field 'base': {base_name!r} is not one of {', '.join(RULESETS)}")
-    name = data.get("ruleset", Path(source).stem)
+    name = data.get("ruleset", PurePath(source).stem)
     if not isinstance(name, str) or not name.strip():
         raise RulesError(f"{source}: field 'ruleset': a variant needs a name")
     overrides: dict[str, Any] = {}
@@ -232,27 +236,27 @@ def parse_ruleset_text(text: str, source: str = "<variant>") -> Ruleset:
     return ruleset_from_data(data, source)
 
 
-def load_ruleset(name_or_path: str | Path | Ruleset | None) -> Ruleset:
-    """A built-in ruleset by name (icf, ecc, basic) or a variant file by path.
+def _looks_like_a_variant_file(name: str) -> bool:
+    """Whether a ruleset's name is a variant file's path rather than a built-in's name."""
+    return "/" in name or "\\" in name or PurePath(name).suffix.lower() in (".yaml", ".yml")
 
-    The one place the rules package reads a file: a variant is a user's input, named on the
-    command line or in the log's `rules` field.
+
+def resolve_ruleset(choice: str | Ruleset | None) -> Ruleset:
+    """A built-in ruleset by name (icf, ecc, basic; None is ICF), or the Ruleset given.
+
+    A variant file is not read here: its caller reads it (`parse_ruleset_text`) and passes the
+    Ruleset.
     """
-    if name_or_path is None:
+    if choice is None:
         return ICF
-    if isinstance(name_or_path, Ruleset):
-        return name_or_path
-    text = str(name_or_path)
-    if text.lower() in RULESETS:
-        return RULESETS[text.lower()]
-    path = Path(text)
-    if path.suffix.lower() not in (".yaml", ".yml") and not path.exists():
-        raise RulesError(f"unknown ruleset {text!r}; expected one of {', '.join(RULESETS)} or a variant file")
-    try:
-        content = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"{text}: cannot read the variant file ({exc.strerror or exc})") from None
-    return parse_ruleset_text(content, text)
+    if isinstance(choice, Ruleset):
+        return choice
+    if choice.lower() not in RULESETS and _looks_like_a_variant_file(choice):
+        raise RulesError(
+            f"{choice}: a variant file; read it and pass its Ruleset (rules.rulesets.parse_ruleset_text):"
+            " the rules package reads no files"
+        )
+    return get_ruleset(choice)
 
 
 __all__ = [
@@ -262,7 +266,7 @@ __all__ = [
     "RULESETS",
     "Ruleset",
     "get_ruleset",
-    "load_ruleset",
     "parse_ruleset_text",
+    "resolve_ruleset",
     "ruleset_from_data",
 ]

@@ -20,7 +20,7 @@ import numpy as np
 from calibration.geometry import POCKETS, Seat
 from rules.engine import Ruling, apply, new_match
 from rules.log import LOG_SCHEMA, ConcedeEvent, PlacedEvent, StrokeEvent
-from rules.rulesets import load_ruleset
+from rules.rulesets import resolve_ruleset
 from rules.score import build_report
 from rules.state import MatchState
 from samples.match.builder import TimelineBuilder
@@ -60,7 +60,10 @@ class StrokeRecord:
     aimed_at: str | None  # the piece id the player meant to pot (None: no clear shot)
     aimed_pocket: str | None
     pocketed: tuple[dict[str, Any], ...]  # {"item", "id", "pocket", "frame"} in the order they fell
-    overboard: tuple[dict[str, Any], ...]  # {"item", "id", "frame"}
+    # {"item", "id", "frame", "jump_frame", "gone_frame"} in the order they jumped: `frame`
+    # the overboard moment (centre past the surface's edge), `jump_frame` the first frame
+    # AIRBORNE, `gone_frame` the first OFF_BOARD (past the frame's outer edge)
+    overboard: tuple[dict[str, Any], ...]
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,9 @@ class _Match:
                 "pocket": POCKETS[event.pocket],
                 "frame": builder.frame_of(strike + event.sample),
             })  # fmt: skip
+        # `frame`: the overboard moment, the frame whose exposure ends with the piece's centre
+        # past the surface's edge (what a recorder can see and puts in its log); the truth
+        # also has the frames it was lifted (AIRBORNE) and cleared the frame (OFF_BOARD).
         overboard = [
             {
                 "item": pieces.classes[e.piece],
@@ -203,6 +209,14 @@ class _Match:
                 "frame": builder.frame_of(strike + e.sample),
             }
             for e in result.overboard
+        ]
+        flights = [
+            {
+                **entry,
+                "jump_frame": builder.frame_of(strike + e.jump_sample),
+                "gone_frame": builder.frame_of(strike + e.gone_sample),
+            }
+            for entry, e in zip(overboard, result.overboard, strict=True)
         ]
         builder.hold(builder.seconds(float(rng.uniform(*self.pace.settle))))
         touched = result.first_contact is not None
@@ -242,7 +256,7 @@ class _Match:
                 aimed_at=None if shot.target is None else pieces.ids[shot.target],
                 aimed_pocket=None if shot.pocket is None else POCKETS[shot.pocket],
                 pocketed=tuple(pocketed),
-                overboard=tuple(overboard),
+                overboard=tuple(flights),
             )
         )
         self.board_strokes += 1
@@ -393,7 +407,7 @@ def simulate_match(
         )
     }
     first_break = names[int(rng.integers(len(names)))]
-    state = new_match(seats, first_break, doubles=event == "doubles", ruleset=load_ruleset(ruleset))
+    state = new_match(seats, first_break, doubles=event == "doubles", ruleset=resolve_ruleset(ruleset))
     pieces = standard_pieces()
     builder = TimelineBuilder(pieces, fps * oversample, oversample, break_layout(pieces, state.turn().seat))
     builder.hold(builder.seconds(1.0))

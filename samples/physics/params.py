@@ -43,6 +43,14 @@ class PhysicsParams:
     jump_speed_m_s: float = 3.0
     jump_probability_per_m_s: float = 0.08
     jump_probability_max: float = 0.15
+    # A jumped piece flies straight on (horizontally) until it is past the frame, at least
+    # this fast. A hit hard enough to lift a coin leaves it 4 m/s or more (the striker at
+    # the 3 m/s threshold gives a coin (1 + 0.82) * 3 * 15 / 20.4 = 4 m/s), so the floor only
+    # matters for gentler jumps than these (tests lower the threshold): the longest straight
+    # flight, a diagonal from one corner of the surface to beyond the frame at the other,
+    # is about 1.15 m, which at 2.5 m/s takes under half a second: a piece never hangs in
+    # the air for longer than a real leap off a board does.
+    jump_min_speed_m_s: float = 2.5
     # Below this speed a disc is at rest (mm/s); avoids creeping by float noise.
     rest_speed_mm_s: float = 2.0
     # Safety caps: events resolved per step before the remaining overlap is pushed apart,

@@ -10,8 +10,13 @@ length matches the exact one to a fraction of a millimetre.
 Pocket model: a disc whose centre is over a pocket's hole for `drop_time_s` falls (it
 tips over the rim); a fast one crosses the hole before that, hits the frame beside it and
 comes back out (a rattle). Overboard: hard impacts may lift the struck coin over the frame
-(seeded, rare). Nothing here knows the laws; the stroke result lists what happened and the
-rules engine rules on it.
+(seeded, rare). A lifted piece is AIRBORNE: it flies in a straight line at a constant
+horizontal speed (see PhysicsParams.jump_min_speed_m_s), touches nothing and falls into no
+pocket, crosses the surface's edge (the overboard moment) and is OFF_BOARD once its centre
+is past the frame's outer edge. Its flight draws nothing from the generator and never
+changes how the pieces left on the board move: those follow exactly the paths they would
+if the piece had vanished at the impact. Nothing here knows the laws; the stroke result
+lists what happened and the rules engine rules on it.
 """
 
 from __future__ import annotations
@@ -20,7 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.geometry import HALF_SURFACE_MM, POCKET_CENTRE_OFFSET_MM, POCKET_RADIUS_MM, pocket_centres
+from calibration.geometry import (
+    FRAME_BREADTH_RANGE_MM,
+    HALF_SURFACE_MM,
+    POCKET_CENTRE_OFFSET_MM,
+    POCKET_RADIUS_MM,
+    pocket_centres,
+)
 from samples.physics.contact import (
     circle_entry_times,
     circle_exit_time,
@@ -35,8 +46,14 @@ ON_BOARD = int(ObjectState.ON_BOARD)
 FALLING = int(ObjectState.FALLING)
 IN_POCKET = int(ObjectState.IN_POCKET)
 OFF_BOARD = int(ObjectState.OFF_BOARD)
+AIRBORNE = int(ObjectState.AIRBORNE)
 # Free slides are advanced in closed form up to this many samples at a time.
 MAX_GLIDE_SAMPLES = 24
+# A flying piece is OFF_BOARD once its centre is past the frame's outer edge. The physics
+# does not know the breadth of the frame a video draws (the renderer picks it in the ICF
+# range from its own seed), so it uses the widest allowed: the piece has cleared any frame.
+FLIGHT_OUT_MM = HALF_SURFACE_MM + FRAME_BREADTH_RANGE_MM[1]
+NORTH = np.array([0.0, 1.0])
 
 
 @dataclass(frozen=True)
@@ -72,19 +89,31 @@ class PocketEvent:
 @dataclass(frozen=True)
 class OverboardEvent:
     piece: int
-    sample: int  # the first sample at which it is OFF_BOARD
+    jump_sample: int  # the first sample at which it is AIRBORNE (the impact that lifted it)
+    sample: int  # the overboard moment: the first sample its centre is past the surface's edge
+    gone_sample: int  # the first sample at which it is OFF_BOARD (past the frame's outer edge)
+
+
+@dataclass(frozen=True)
+class _Flight:
+    """A piece in the air: where and when (seconds from the strike) it left the surface."""
+
+    start_xy: np.ndarray
+    start_s: float
+    velocity: np.ndarray  # mm/s, constant
+    jump_sample: int
 
 
 @dataclass(frozen=True)
 class StrokeResult:
     """Samples 0..T-1 at the sample rate; sample 0 is the moment of the strike."""
 
-    xy_mm: np.ndarray  # (T, N, 2) float32, NaN where not on/over the board
+    xy_mm: np.ndarray  # (T, N, 2) float32, NaN where not on/over the board (AIRBORNE: shown)
     state: np.ndarray  # (T, N) uint8
     pocket_of: np.ndarray  # (T, N) int8
     vel_mm_s: np.ndarray  # (T, N, 2) float32, zero unless on the board and moving
     pocketed: tuple[PocketEvent, ...]  # in the order the pieces fell
-    overboard: tuple[OverboardEvent, ...]
+    overboard: tuple[OverboardEvent, ...]  # in the order the pieces jumped
     first_contact: int | None  # the first piece the striker touched
     collisions: int
     final: Layout
@@ -123,7 +152,11 @@ class _Stroke:
         self.over_time = np.zeros(pieces.count)
         self.falling: dict[int, tuple[np.ndarray, int]] = {}  # piece -> (start xy, start sample)
         self.pocketed: list[PocketEvent] = []
-        self.overboard: list[OverboardEvent] = []
+        self.flights: dict[int, _Flight] = {}
+        self.edge_sample: dict[int, int] = {}  # flying piece -> sample it passed the surface's edge
+        self.overboard: dict[int, OverboardEvent] = {}  # landed pieces, keyed in the order they jumped
+        self.jumped: list[int] = []
+        self.now = 0.0  # seconds since the strike of the contact being resolved
         self.first_contact: int | None = None
         self.collisions = 0
         self.sample = 0
@@ -197,6 +230,7 @@ class _Stroke:
             dt -= best
             if kind is None:
                 return
+            self.now = self.sample * self.h - dt
             self._resolve(kind)
             events += 1
             if events >= self.params.max_events_per_step:
@@ -245,22 +279,38 @@ class _Stroke:
 
     def _bounce(self, i: int, axis: int) -> None:
         normal_speed = abs(float(self.vel[i, axis]))
+        incoming = self.vel[i].copy()
         side = np.sign(self.vel[i, axis]) or np.sign(self.pos[i, axis])
         self.pos[i, axis] = side * self.limit[i]
         self.vel[i, axis] *= -self.params.cushion_restitution
         self.vel[i, 1 - axis] *= self.params.cushion_tangent_keep
-        self._maybe_jump(i, normal_speed)
+        # A disc that jumps here rides up over the frame instead of rebounding: it flies on
+        # with the velocity it came in with.
+        self._maybe_jump(i, normal_speed, incoming)
 
-    def _maybe_jump(self, i: int, speed_mm_s: float) -> None:
+    def _maybe_jump(self, i: int, speed_mm_s: float, flight_mm_s: np.ndarray | None = None) -> None:
+        """A hard impact (normal speed `speed_mm_s`) may lift piece i off the surface; it then
+        flies with `flight_mm_s` (default: its velocity after the impact)."""
         excess = speed_mm_s / 1000.0 - self.params.jump_speed_m_s
         if excess <= 0.0:
             return
         chance = min(self.params.jump_probability_max, excess * self.params.jump_probability_per_m_s)
         if self.rng.random() < chance:
-            self.state[i] = OFF_BOARD
+            velocity = (self.vel[i] if flight_mm_s is None else flight_mm_s).astype(float)
+            speed = float(np.hypot(*velocity))
+            least = self.params.jump_min_speed_m_s * 1000.0
+            if speed < least:
+                # Too slow to clear the frame soon: keep its direction (or, with none, head
+                # straight away from the board's centre; north from the very centre) at the
+                # least speed.
+                away = self.pos[i] if np.any(self.pos[i] != 0.0) else NORTH
+                direction = velocity / speed if speed > 0.0 else away / float(np.hypot(*away))
+                velocity = direction * least
+            self.state[i] = AIRBORNE
             self.vel[i] = 0.0
             self.hole[i] = -1
-            self.overboard.append(OverboardEvent(i, self.sample))
+            self.flights[i] = _Flight(self.pos[i].copy(), self.now, velocity, self.sample)
+            self.jumped.append(i)
 
     def _separate(self) -> None:
         """Last resort after too many events in one step: push overlapping discs apart."""
@@ -277,6 +327,33 @@ class _Stroke:
                     self.pos[j] += push * (1.0 - share)
         self.pos[active] = np.clip(self.pos[active], -self.limit[active, None], self.limit[active, None])
 
+    # -- flying pieces ------------------------------------------------------------------------
+    def _fly(self, sample: int) -> None:
+        """Move every flying piece to where it is at `sample`; one past the frame's outer
+        edge is OFF_BOARD from then on. Positions follow from the flight's start alone, so
+        a glide over many samples and single steps put it at exactly the same places."""
+        for i, flight in list(self.flights.items()):
+            xy = flight.start_xy + flight.velocity * (sample * self.h - flight.start_s)
+            reach = float(np.abs(xy).max())
+            if reach > HALF_SURFACE_MM and i not in self.edge_sample:
+                self.edge_sample[i] = sample
+            if reach > FLIGHT_OUT_MM:
+                self.state[i] = OFF_BOARD
+                del self.flights[i]
+                self.overboard[i] = OverboardEvent(i, flight.jump_sample, self.edge_sample.pop(i), sample)
+            else:
+                self.pos[i] = xy
+
+    def step_flights(self) -> None:
+        """One sample on for the flying pieces only, the board standing still: the stroke
+        ran into its time cap while a piece was in the air, and the pieces on the board stop
+        where the cap left them, as they did before pieces flew."""
+        self.sample += 1
+        self._fly(self.sample)
+
+    def overboard_events(self) -> tuple[OverboardEvent, ...]:
+        return tuple(self.overboard[i] for i in self.jumped if i in self.overboard)
+
     # -- the animation of falling pieces ---------------------------------------------------
     def _update_falling(self) -> None:
         for i, (start, begun) in list(self.falling.items()):
@@ -290,7 +367,7 @@ class _Stroke:
 
     def busy(self) -> bool:
         on = self.state == ON_BOARD
-        return bool(np.any(self.vel[on] != 0.0) or np.any(self.hole[on] >= 0) or self.falling)
+        return bool(np.any(self.vel[on] != 0.0) or np.any(self.hole[on] >= 0) or self.falling or self.flights)
 
     def event_free_samples(self, limit: int) -> int:
         """How many samples ahead (at most `limit`) no contact can happen: no disc can reach
@@ -339,8 +416,15 @@ class _Stroke:
         vel_k[:, moving] = unit[None] * left[..., None]
         self.pos[moving] = positions[-1]
         self.vel[moving] = unit * left[-1][:, None]
+        state_k = np.repeat(state[None], k, 0)
+        flying = list(self.flights)
+        for j in range(k):
+            self._fly(self.sample + 1 + j)
+            for i in flying:
+                state_k[j, i] = self.state[i]
+                xy_k[j, i] = self.pos[i] if self.state[i] == AIRBORNE else np.nan
         self.sample += k
-        return xy_k, np.repeat(state[None], k, 0), np.repeat(pocket[None], k, 0), vel_k
+        return xy_k, state_k, np.repeat(pocket[None], k, 0), vel_k
 
     def step(self) -> None:
         self.sample += 1
@@ -348,9 +432,10 @@ class _Stroke:
         self._advance(self.h)
         self._friction(self.h / 2.0)
         self._update_falling()
+        self._fly(self.sample)
 
     def snapshot(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        shown = (self.state == ON_BOARD) | (self.state == FALLING)
+        shown = (self.state == ON_BOARD) | (self.state == FALLING) | (self.state == AIRBORNE)
         xy = np.where(shown[:, None], self.pos, np.nan).astype(np.float32)
         pocket = np.where((self.state == FALLING) | (self.state == IN_POCKET), self.pocket, -1)
         vel = np.where((self.state == ON_BOARD)[:, None], self.vel, 0.0).astype(np.float32)
@@ -369,7 +454,8 @@ def simulate_stroke(
     """Simulate from `start` with the given initial velocities (N, 2) until all is at rest.
 
     Deterministic for the same inputs and the same generator state (the generator is only
-    drawn from for overboard jumps).
+    drawn from for overboard jumps). A stroke lasts until everything on the board is at rest
+    and every flying piece is off the board.
     """
     stroke = _Stroke(pieces, start, velocity_mm_s, params or PhysicsParams(), rng, sample_rate)
     blocks = [tuple(part[None] for part in stroke.snapshot())]
@@ -381,6 +467,9 @@ def simulate_stroke(
         else:
             stroke.step()
             blocks.append(tuple(part[None] for part in stroke.snapshot()))
+    while stroke.flights:
+        stroke.step_flights()
+        blocks.append(tuple(part[None] for part in stroke.snapshot()))
     xy, state, pocket, vel = (np.concatenate(parts) for parts in zip(*blocks, strict=True))
     final_xy = np.where((stroke.state == ON_BOARD)[:, None], stroke.pos, np.nan)
     final = Layout(
@@ -392,7 +481,7 @@ def simulate_stroke(
         pocket_of=pocket,
         vel_mm_s=vel,
         pocketed=tuple(stroke.pocketed),
-        overboard=tuple(stroke.overboard),
+        overboard=stroke.overboard_events(),
         first_contact=stroke.first_contact,
         collisions=stroke.collisions,
         final=final,

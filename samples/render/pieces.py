@@ -27,6 +27,13 @@ PIECE_THICKNESS_MM = 7.0  # carrommen are 7 to 9 mm thick: the camera sees the t
 # high (a parallax of a mm or two against the truth's centre on the surface), and the drop
 # shadow's length follows from it
 HELD_HEIGHT_MM = 35.0  # a piece in the fingers, above the surface
+# A piece flying off the board (ObjectState.AIRBORNE) is drawn with its base this far above
+# the frame's top (FRAME_HEIGHT_MM): it must pass over the frame, and a leap that carries it
+# off rises a couple of centimetres more. One height for the whole flight (the timeline
+# keeps no height): the flight is short, and following the arc's rise and fall would change
+# the piece's size in the picture by a few percent at most.
+FLIGHT_CLEARANCE_MM = 20.0
+FLIGHT_HEIGHT_MM = g.FRAME_HEIGHT_MM + FLIGHT_CLEARANCE_MM + PIECE_THICKNESS_MM  # its top face
 SHADOW_STRENGTH = 0.45
 SUPERSAMPLE = 4
 LIGHT_DIRECTIONS = 8  # sprites are made for this many directions of the lamp

@@ -19,6 +19,7 @@ from samples.render.backdrop import lamp_gain, table_around_board
 from samples.render.board import BoardTexture
 from samples.render.camera import CameraPose
 from samples.render.pieces import (
+    FLIGHT_HEIGHT_MM,
     HELD_HEIGHT_MM,
     LIGHT_DIRECTIONS,
     PIECE_THICKNESS_MM,
@@ -41,6 +42,11 @@ from samples.render.styles import (
 from samples.timeline import HandPose, ObjectState
 
 CLASSES = ("white", "black", "queen", "striker")
+DRAWN_STATES = (ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD, ObjectState.AIRBORNE)
+# Above the frame's top: the frame hides none of these (only hands do).
+RAISED_STATES = (ObjectState.HELD, ObjectState.AIRBORNE)
+# Drawing order: what sinks into a pocket first, what lies on the surface, then raised things.
+DRAW_ORDER = {ObjectState.FALLING: 0, ObjectState.ON_BOARD: 1, ObjectState.HELD: 2, ObjectState.AIRBORNE: 3}
 FLOORS: tuple[tuple[int, int, int], ...] = (
     (60, 70, 85),
     (40, 45, 50),
@@ -224,14 +230,9 @@ class FrameRenderer:
         self, pieces: list[PieceDraw], hands: tuple[HandPose, ...], frame_index: int = 0
     ) -> tuple[np.ndarray, dict[int, float]]:
         frame = self.background.copy()
-        order = sorted(
-            pieces,
-            key=lambda p: {ObjectState.FALLING: 0, ObjectState.ON_BOARD: 1, ObjectState.HELD: 2}.get(
-                p.state, 3
-            ),
-        )
+        order = sorted(pieces, key=lambda p: DRAW_ORDER.get(p.state, len(DRAW_ORDER)))
         for piece in order:
-            if piece.state in (ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD):
+            if piece.state in DRAWN_STATES:
                 self._draw_piece(frame, piece)
         occlusion = None
         if hands:
@@ -248,9 +249,7 @@ class FrameRenderer:
         return out, self.visible_fractions(pieces, occlusion)
 
     def visible_fractions(self, pieces: list[PieceDraw], occlusion: np.ndarray | None) -> dict[int, float]:
-        shown = [
-            p for p in pieces if p.state in (ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD)
-        ]
+        shown = [p for p in pieces if p.state in DRAWN_STATES]
         result = {p.index: 0.0 for p in pieces}
         if not shown:
             return result
@@ -268,8 +267,8 @@ class FrameRenderer:
         seen = (px[:, 0] >= 0) & (px[:, 0] <= width - 1) & (px[:, 1] >= 0) & (px[:, 1] <= height - 1)
         cols = np.clip(np.round(px[:, 0]).astype(int), 0, width - 1)
         rows = np.clip(np.round(px[:, 1]).astype(int), 0, height - 1)
-        held = np.repeat([p.state == ObjectState.HELD for p in shown], len(DISC_POINTS))
-        seen &= held | ~self.frame_cover[rows, cols]  # a held piece is above the frame
+        raised = np.repeat([p.state in RAISED_STATES for p in shown], len(DISC_POINTS))
+        seen &= raised | ~self.frame_cover[rows, cols]  # held or flying pieces are above the frame
         if occlusion is not None:
             seen &= occlusion[rows, cols] < 128
         frac = seen.reshape(len(shown), -1).mean(1)
@@ -281,9 +280,11 @@ class FrameRenderer:
     @staticmethod
     def _face_height(piece: PieceDraw) -> float:
         """Height of the face the camera sees: a coin's top (it is 7 mm thick), a piece in the
-        fingers, or a sinking piece (drawn at the surface)."""
+        fingers, a piece flying off the board, or a sinking piece (drawn at the surface)."""
         if piece.state == ObjectState.HELD:
             return HELD_HEIGHT_MM
+        if piece.state == ObjectState.AIRBORNE:
+            return FLIGHT_HEIGHT_MM
         if piece.state == ObjectState.FALLING:
             return 0.0
         return PIECE_THICKNESS_MM
@@ -332,10 +333,11 @@ class FrameRenderer:
             px, jac = self.pose.jacobians(positions, height_mm=face)
         scale = self._scale(piece)
         sp = self.sprite_scale
+        raised = piece.state in RAISED_STATES
         if piece.state != ObjectState.FALLING:
-            height = HELD_HEIGHT_MM if piece.state == ObjectState.HELD else PIECE_THICKNESS_MM
+            # The shadow falls away from the lamp, the further the higher the piece's top.
             away = positions - self.lamp_xy
-            offset = away * height / (self.look.lamp.height_mm - height)
+            offset = away * face / (self.look.lamp.height_mm - face)
             spx, sjac = self.pose.jacobians(positions + offset)
             shadow = self.shadows[piece.cls]
             affines = [
@@ -355,7 +357,7 @@ class FrameRenderer:
             affines = [
                 sprite_affine(bjac[k], bpx[k], side.shape[0], sp, scale) for k in range(len(positions))
             ]
-            self._composite(frame, side, affines, 1.0, piece.state != ObjectState.HELD)
+            self._composite(frame, side, affines, 1.0, not raised)
         towards_lamp = self.lamp_xy - positions.mean(0)
         turn = math.atan2(towards_lamp[1], towards_lamp[0]) % (2 * math.pi)
         sprite = self.sprites[piece.cls][
@@ -363,7 +365,7 @@ class FrameRenderer:
         ]
         affines = [sprite_affine(jac[k], px[k], sprite.shape[0], sp, scale) for k in range(len(positions))]
         darken = 1.0 - 0.75 * piece.fall if piece.state == ObjectState.FALLING else 1.0
-        self._composite(frame, sprite, affines, darken, piece.state != ObjectState.HELD)
+        self._composite(frame, sprite, affines, darken, not raised)
 
     def _composite(
         self, frame: np.ndarray, sprite: np.ndarray, affines: list[np.ndarray], darken: float, framed: bool

@@ -3,7 +3,10 @@
 `render_still(seed)` draws a style, a board, a lamp, a camera, a layout of pieces (the
 law 41 break arrangement, a game in progress, or a nearly empty board) and a few hands, and
 returns the BGR image with its truth: the camera in calibration.camera's schema and every
-object's class, position in mm, state and visible fraction.
+object's class, position in mm, state and visible fraction. With the `flying` override a
+piece may be caught in the air on its way off the board (state `airborne`, drawn above the
+frame and smeared along its flight); it is off by default, so stills made before it existed
+stay as they were.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import cv2
 import numpy as np
 
 from calibration import geometry as g
+from samples.physics.params import PhysicsParams
 from samples.render.board import render_board
 from samples.render.camera import CameraPose, sample_pose
 from samples.render.scene import FrameRenderer, PieceDraw, hand_angle_from_seat, sample_scene
@@ -29,6 +33,19 @@ LAYOUTS = ("break", "play", "sparse")
 STATE_NAMES = {s: s.name.lower() for s in ObjectState}
 DEFAULT_SIZE = (1280, 720)
 TEXTURE_PX_PER_MM = 2.0
+# A flying piece (the `flying` override) is drawn from its own stream of the seed, so asking
+# for one changes nothing else in the picture.
+FLYING_STREAM = 31
+# How fast a piece leaves the board (samples.physics: at least jump_min_speed_m_s; a coin
+# hit by the hardest break, 6.5 m/s, flies at about 8.7 m/s) and the exposures a lit board
+# is filmed with: the smear along its flight is their product, 10 to 87 mm.
+FLYING_SPEED_MM_S = (PhysicsParams().jump_min_speed_m_s * 1000.0, 8700.0)
+FLYING_EXPOSURE_S = (1.0 / 250.0, 1.0 / 100.0)
+FLYING_BLUR_SAMPLES = 9
+# Kept this far (beyond touching) from the pieces on the board in plan view, so that the
+# parallax of its height never lays it over one of them (their visible fractions count
+# only hands).
+FLYING_CLEARANCE_MM = 15.0
 
 
 @dataclass(frozen=True)
@@ -37,6 +54,14 @@ class Layout:
     state: tuple[ObjectState, ...]
     fall: tuple[float, ...]
     hands: tuple[HandPose, ...]
+    motion_mm: np.ndarray | None = None  # (20, 2): travel over the exposure (None: all still)
+
+    def positions(self, i: int) -> np.ndarray:
+        """Where piece i is drawn over the exposure: (K, 2), K = 1 unless it moves."""
+        xy = self.xy_mm[i][None]
+        if self.motion_mm is None or not np.any(self.motion_mm[i]):
+            return xy
+        return xy + np.linspace(-0.5, 0.5, FLYING_BLUR_SAMPLES)[:, None] * self.motion_mm[i][None]
 
 
 def _free(xy: np.ndarray, radius: float, placed: list[tuple[np.ndarray, float]]) -> bool:
@@ -122,6 +147,45 @@ def random_layout(rng: np.random.Generator, kind: str | None = None, max_hands: 
     return Layout(xy, tuple(state), tuple(fall), tuple(hands))
 
 
+def add_flying(layout: Layout, rng: np.random.Generator, frame_breadth_mm: float) -> Layout:
+    """One piece off the board (pocketed, or not yet placed) caught in the air on its way
+    off: over the surface or the frame, clear of the pieces on the board, smeared along a
+    random direction. The layout as it was when no such piece is free or no spot is found."""
+    free = [i for i, st in enumerate(layout.state) if st == ObjectState.IN_POCKET]
+    if not free:
+        return layout
+    i = int(rng.choice(free))
+    radius = g.STRIKER_RADIUS_MM if OBJECT_CLASSES[i] == "striker" else g.COIN_RADIUS_MM
+    reach = g.HALF_SURFACE_MM + frame_breadth_mm
+    shown = [
+        (layout.xy_mm[k], g.STRIKER_RADIUS_MM if OBJECT_CLASSES[k] == "striker" else g.COIN_RADIUS_MM)
+        for k in range(len(OBJECT_IDS))
+        if np.isfinite(layout.xy_mm[k]).all()
+    ]
+    angle = float(rng.uniform(0.0, 2 * math.pi))
+    travel = float(rng.uniform(*FLYING_SPEED_MM_S)) * float(rng.uniform(*FLYING_EXPOSURE_S))
+    motion = travel * np.array([math.cos(angle), math.sin(angle)])
+    for _ in range(200):
+        xy = rng.uniform(-reach, reach, 2)
+        ends = xy[None] + np.array([[-0.5], [0.5]]) * motion[None]
+        clear = all(
+            np.min(np.linalg.norm(ends - p, axis=1)) >= radius + r + FLYING_CLEARANCE_MM
+            and np.linalg.norm(xy - p) >= radius + r + FLYING_CLEARANCE_MM
+            for p, r in shown
+        )
+        if clear:
+            break
+    else:
+        return layout
+    xy_all = layout.xy_mm.copy()
+    xy_all[i] = xy
+    state = list(layout.state)
+    state[i] = ObjectState.AIRBORNE
+    moves = np.zeros_like(layout.xy_mm) if layout.motion_mm is None else layout.motion_mm.copy()
+    moves[i] = motion
+    return Layout(xy_all, tuple(state), layout.fall, layout.hands, moves)
+
+
 def _hand(kind: str, seat: g.Seat, tip: np.ndarray, rng: np.random.Generator, skin: int) -> HandPose:
     angle = hand_angle_from_seat(seat, tip) + float(rng.normal(0.0, 0.15))
     return HandPose(seat, (float(tip[0]), float(tip[1])), angle, kind, float(rng.uniform(0, 1)), skin)
@@ -132,7 +196,8 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
 
     Overrides: style (a preset name or "any"), size ((width, height)), layout ("break",
     "play", "sparse"), hands (max number, 0 for none), fill, tilt_deg, roll_deg, k1, k2,
-    noise_sigma, jpeg (False: no compression round trip).
+    noise_sigma, jpeg (False: no compression round trip), flying (the chance, 0 to 1, that
+    a piece is caught in the air going overboard; default 0).
     """
     rng = np.random.default_rng(seed)
     style_name = overrides.get("style", ANY_STYLE)
@@ -154,6 +219,11 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
         k2=overrides.get("k2"),
     )
     layout = random_layout(rng, overrides.get("layout"), int(overrides.get("hands", 2)))
+    flying = float(overrides.get("flying", 0.0))
+    if flying > 0.0:
+        flight_rng = np.random.default_rng([seed, FLYING_STREAM])
+        if flight_rng.random() < flying:
+            layout = add_flying(layout, flight_rng, look.board.frame_breadth_mm)
     # Texture detail to match the picture: 1.5 texels per pixel where the board is nearest.
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
     _, jac = pose.jacobians(corners)
@@ -164,7 +234,7 @@ def render_still(seed: int, **overrides: Any) -> tuple[np.ndarray, dict[str, Any
         seats = (*seats, {"S": "N", "N": "S", "E": "W", "W": "E"}[seats[0]])
     renderer = FrameRenderer(look, texture, pose, seats=seats)
     pieces = [
-        PieceDraw(i, OBJECT_CLASSES[i], layout.xy_mm[i][None], layout.state[i], layout.fall[i])
+        PieceDraw(i, OBJECT_CLASSES[i], layout.positions(i), layout.state[i], layout.fall[i])
         for i in range(len(OBJECT_IDS))
     ]
     image, visible = renderer.render(pieces, layout.hands, frame_index=int(rng.integers(100)))

@@ -14,6 +14,16 @@ Schema `carrom-synth-truth/1`:
   the end of each frame's exposure;
   `visible` is the share of the piece's disc that is drawn and not under a hand or outside
   the picture (0 when not drawn).
+- State names (samples.timeline.ObjectState, lower case): `on_board`, `falling` (sinking
+  into the pocket `pocket_of` names; drawn), `in_pocket`, `held` (in fingers above the
+  board; drawn), `absent`, `airborne` and `off_board`. An overboard piece is `airborne`
+  from the impact that lifts it: it flies in a straight line, drawn above the frame's top
+  (nothing but a hand hides it), and its `xy_mm` is the point below it, which passes the
+  surface's edge (|x| or |y| over 370 mm: the overboard moment, the `frame` of the
+  stroke's overboard entry in `match`) and goes on over the frame; it is `off_board`
+  (position null, not drawn) from the frame its centre is past the frame's outer edge (the
+  widest ICF frame, 446 mm from the centre). A flight shorter than a frame can go from
+  `on_board` straight to `off_board`.
 
 `object_tracks(truth)` expands the lists back into per-frame arrays.
 """

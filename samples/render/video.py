@@ -22,7 +22,7 @@ import numpy as np
 
 from samples.render.board import render_board
 from samples.render.camera import CameraPose, bump_pose, sample_pose
-from samples.render.scene import FrameRenderer, PieceDraw, SceneLook, sample_scene
+from samples.render.scene import DRAWN_STATES, FrameRenderer, PieceDraw, SceneLook, sample_scene
 from samples.render.stills import board_truth
 from samples.render.styles import ANY_STYLE, resolve_style
 from samples.render.truth import TruthRecorder
@@ -31,7 +31,7 @@ from samples.timeline import ObjectState, Timeline
 VIDEO_TEXTURE_PX_PER_MM = 2.0
 FALL_SECONDS = 0.3  # how long a piece takes to vanish into a pocket on screen
 X264_PRESET = "veryfast"
-DRAWN = (int(ObjectState.ON_BOARD), int(ObjectState.FALLING), int(ObjectState.HELD))
+DRAWN = tuple(int(s) for s in DRAWN_STATES)
 
 
 @dataclass(frozen=True)

@@ -217,3 +217,47 @@ def test_a_failing_renderer_leaves_no_file(
     monkeypatch.setitem(rescore.RENDERERS, "html", broken)
     line = rejected(capsys, SAMPLE, tmp_path / "out")
     assert line.endswith("html renderer failed")
+
+
+def test_a_log_scores_by_the_variant_file_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    needs_engine()
+    (tmp_path / "club").mkdir()
+    (tmp_path / "club" / "house.yaml").write_text("ruleset: house\nbase: icf\nqueen_value: 5\n")
+    log = write_log(tmp_path / "club", [{"type": "stroke", "pocketed": ["white"]}], rules="house.yaml")
+    monkeypatch.chdir(tmp_path)  # run from elsewhere: the file is found beside the log
+    out = tmp_path / "out"
+    assert main(["rescore", str(log), "--out", str(out), "--format", "json"]) == 0
+    assert json.loads((out / "report.json").read_text())["rules"] == "house"
+
+
+def test_a_bad_variant_file_is_one_line_naming_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    needs_engine()
+    (tmp_path / "house.yaml").write_text("base: icf\nqueen_valu: 5\n")
+    log = write_log(tmp_path, [{"type": "stroke", "pocketed": ["white"]}], rules="house.yaml")
+    line = rejected(capsys, log, tmp_path / "out")
+    assert f"error: {tmp_path / 'house.yaml'}: unknown field 'queen_valu'" in line
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("nowhere.yaml", "nowhere.yaml: cannot read the variant file"),
+        ("fide", "unknown ruleset 'fide'"),
+        (".", "cannot read the variant file"),
+    ],
+)
+def test_an_unreadable_or_unknown_ruleset_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str, message: str
+) -> None:
+    needs_engine()
+    line = rejected(capsys, SAMPLE, tmp_path / "out", "--rules", rules)
+    assert message in line
+
+
+def test_a_variant_file_that_is_not_text_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    needs_engine()
+    (tmp_path / "house.yaml").write_bytes(b"\xff\xfe\x00binary")
+    line = rejected(capsys, SAMPLE, tmp_path / "out", "--rules", str(tmp_path / "house.yaml"))
+    assert "house.yaml: cannot read the variant file" in line

@@ -8,6 +8,7 @@ import pytest
 from calibration.geometry import (
     CENTRE_CIRCLE_RADIUS_MM,
     COIN_RADIUS_MM,
+    HALF_SURFACE_MM,
     POCKETS,
     inside_outer_circle,
     striker_placement,
@@ -17,7 +18,7 @@ from rules.score import score_log
 from samples.match import MatchSimulation, simulate_match
 from samples.physics import PhysicsParams, standard_pieces
 from samples.players import break_layout
-from samples.timeline import ObjectState
+from samples.timeline import ObjectState, Timeline
 
 
 @pytest.fixture(scope="module", params=[0, 1, 2])
@@ -27,6 +28,15 @@ def sim(request: pytest.FixtureRequest) -> MatchSimulation:
 
 def _last_sample(sim: MatchSimulation, frame: int) -> int:
     return sim.timeline.frame_samples(frame).stop - 1
+
+
+def _past_the_edge(tl: Timeline, sample: int, i: int) -> bool:
+    """Whether piece i has left the playing surface over its edge by `sample`."""
+    if tl.state[sample, i] == ObjectState.OFF_BOARD:
+        return True
+    return bool(
+        tl.state[sample, i] == ObjectState.AIRBORNE and np.abs(tl.xy_mm[sample, i]).max() > HALF_SURFACE_MM
+    )
 
 
 def test_the_log_scores_to_the_report(sim: MatchSimulation) -> None:
@@ -42,7 +52,9 @@ def test_the_timeline_is_well_formed(sim: MatchSimulation) -> None:
     assert tl.num_samples % tl.oversample == 0
     assert len(tl.hands) == tl.num_samples
     assert tl.xy_mm.shape == (tl.num_samples, len(tl.ids), 2)
-    shown = np.isin(tl.state, [ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD])
+    shown = np.isin(
+        tl.state, [ObjectState.ON_BOARD, ObjectState.FALLING, ObjectState.HELD, ObjectState.AIRBORNE]
+    )
     assert np.all(np.isfinite(tl.xy_mm[shown])) and np.all(np.isnan(tl.xy_mm[~shown]))
     pocketed = np.isin(tl.state, [ObjectState.FALLING, ObjectState.IN_POCKET])
     assert np.all(tl.pocket_of[pocketed] >= 0) and np.all(tl.pocket_of[~pocketed] == -1)
@@ -75,8 +87,11 @@ def test_pocketed_pieces_vanish_at_their_pocket_in_the_frame_the_log_says(sim: M
             assert np.isnan(tl.xy_mm[now, i]).all()
             checked += 1
         for o in evidence["overboard"]:
+            # The overboard frame: the first whose exposure ends with the piece past the
+            # surface's edge, in the air or already gone over the frame.
             i = tl.ids.index(o["id"])
-            assert tl.state[_last_sample(sim, o["frame"]), i] == ObjectState.OFF_BOARD
+            assert _past_the_edge(tl, _last_sample(sim, o["frame"]), i)
+            assert not _past_the_edge(tl, _last_sample(sim, o["frame"] - 1), i)
         # The striker starts the stroke where the evidence says, legally (rate 0).
         s = tl.ids.index("S")
         window = tl.xy_mm[tl.frame_samples(evidence["first_frame"]), s]

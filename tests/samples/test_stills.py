@@ -11,6 +11,10 @@ from samples.render.stills import OBJECT_IDS, render_still
 from samples.render.styles import STYLES
 
 CLEAN = {"noise_sigma": 0.0, "jpeg": False, "hands": 0}
+# A flying piece changes the picture within its smear (at most 8.7 m/s over 1/100 s: 87 mm,
+# half of it each side of its centre), its own radius, the parallax of its height and its
+# shadow's offset: well within this of its centre.
+FLYING_CHANGE_MM = 120.0
 
 
 def _pixel(image: np.ndarray, calibration: Calibration, point_mm: np.ndarray) -> np.ndarray:
@@ -136,3 +140,34 @@ def test_strong_lens_and_tilt_keep_the_board_where_the_truth_says(k1: float, til
         if _covered(truth, outside, 1.0) or _covered(truth, inside, 1.0):
             continue
         assert _pixel(image, cal, inside[None]).mean() + 40 < _pixel(image, cal, outside[None]).mean()
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_a_piece_flying_overboard_is_drawn_above_everything_and_changes_nothing_else(seed: int) -> None:
+    plain, plain_truth = render_still(seed, style="tournament", layout="play", **CLEAN)
+    image, truth = render_still(seed, style="tournament", layout="play", flying=1.0, **CLEAN)
+    flying = [o for o in truth["objects"] if o["state"] == "airborne"]
+    assert len(flying) == 1
+    (piece,) = flying
+    was = next(o for o in plain_truth["objects"] if o["id"] == piece["id"])
+    assert was["state"] == "in_pocket"  # a piece that was off the board, caught in the air
+    reach = g.HALF_SURFACE_MM + truth["board"]["frame_breadth_mm"]
+    assert np.all(np.abs(piece["xy_mm"]) <= reach)  # over the surface or the frame
+    assert piece["visible"] == 1.0  # no hands: nothing hides it, not even the frame
+    others = [o for o in truth["objects"] if o["id"] != piece["id"]]
+    assert others == [o for o in plain_truth["objects"] if o["id"] != piece["id"]]
+    # The picture changes only around it (its smear and its shadow), not elsewhere.
+    changed = np.argwhere(np.abs(image.astype(int) - plain).sum(axis=2) > 0)
+    cal = Calibration.from_dict(truth["camera"])
+    centre = cal.board_to_image(np.array([piece["xy_mm"]]))[0]
+    px_per_mm = (
+        np.linalg.norm(cal.board_to_image(np.array([piece["xy_mm"]]) + [10.0, 0.0])[0] - centre) / 10.0
+    )
+    far = np.linalg.norm(changed[:, ::-1] - centre, axis=1) / px_per_mm
+    assert changed.size and far.max() < 120.0  # mm: the smear (at most ~90 mm) and the shadow
+
+
+def test_flying_pieces_are_off_unless_asked_for() -> None:
+    for seed in range(10):
+        _, truth = render_still(seed, size=(320, 180))
+        assert all(o["state"] != "airborne" for o in truth["objects"])

@@ -18,6 +18,7 @@ from rules.render import RENDERERS
 from rules.report import MatchReport
 from vision.errors import UsageError
 from vision.outputs import OutputSet
+from vision.rulesets import load_ruleset
 
 # Which file each format is written to.
 FILE_NAMES = {"json": "report.json", "csv": "scoresheet.csv", "html": "scoresheet.html"}
@@ -65,11 +66,13 @@ def parse_formats(spec: str) -> list[str]:
 
 
 def score(log: MatchLog, text: str, source: str) -> MatchReport:
-    """The report; an impossible event names the file and the line the event starts on."""
+    """The report under the log's `rules` (a variant file is read here: the rules package
+    reads no files); an impossible event names the file and the line the event starts on."""
     from rules.score import score_log
 
+    ruleset = load_ruleset(log.rules)
     try:
-        return score_log(log)
+        return score_log(log, ruleset)
     except LogError as exc:
         raise locate(exc, text, source) from None
 

@@ -153,7 +153,8 @@ def write_results(
 
     doc = final_log(recorder)
     write_json_atomic(out_dir / LOG_NAME, doc)
-    report = score_log(parse_log(doc))
+    # The ruleset the recorder ruled by (a variant file was read once, when it started).
+    report = score_log(parse_log(doc), recorder.guard.ruleset)
     with OutputSet(out_dir) as outputs:
         outputs.add_text("report.json", render_json(report))
         outputs.add_text("scoresheet.csv", render_csv(report))

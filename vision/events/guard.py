@@ -17,16 +17,19 @@ from pydantic import TypeAdapter, ValidationError
 from rules.engine import apply, new_match
 from rules.errors import RulesError
 from rules.log import Event
-from rules.rulesets import load_ruleset
+from rules.rulesets import Ruleset
 from rules.state import MatchState
+from vision.rulesets import load_ruleset
 
 _EVENT = TypeAdapter(Event)
 ADJUSTED = "recorder_adjusted"
 
 
 class EngineGuard:
-    def __init__(self, rules: str = "icf") -> None:
-        self.ruleset = load_ruleset(rules)  # a bad ruleset is a user error now, not mid-match
+    def __init__(self, rules: str | Ruleset = "icf") -> None:
+        # A built-in name, a variant file (read now) or a Ruleset: a bad or unreadable
+        # ruleset is a user error at the start, not mid-match.
+        self.ruleset = load_ruleset(rules)
         self.state: MatchState | None = None
 
     def start(self, seats: dict[str, str], first_break: str, doubles: bool) -> None:
