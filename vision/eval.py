@@ -476,18 +476,22 @@ def truth_detections(timeline: Any, noise_mm: float, seed: int) -> Any:
     inference together."""
     import numpy as np
 
+    from calibration.geometry import HALF_SURFACE_MM
     from samples.oracle_tracks import hand_covers
     from samples.timeline import ObjectState
+    from vision.detect.base import VIEW_MARGIN_MM
     from vision.detections import CLASS_NAMES, Detections
 
     rng = np.random.default_rng(seed)
     classes = np.array([CLASS_NAMES.index(c) for c in timeline.classes])
-    shown = [int(ObjectState.ON_BOARD), int(ObjectState.HELD)]
+    shown = [int(ObjectState.ON_BOARD), int(ObjectState.HELD), int(ObjectState.AIRBORNE)]
     for f in range(timeline.num_frames):
         s = f * timeline.oversample + timeline.oversample - 1
         xy = timeline.xy_mm[s].astype(float)
-        seen = np.isin(timeline.state[s], shown) & np.isfinite(xy).all(axis=1)
         finite = np.where(np.isfinite(xy), xy, 1e6)
+        # A piece flying off is seen while it is over the detector's view of the board.
+        in_view = np.all(np.abs(finite) <= HALF_SURFACE_MM + VIEW_MARGIN_MM, axis=1)
+        seen = np.isin(timeline.state[s], shown) & in_view
         for hand in timeline.hands[s]:
             seen &= ~hand_covers(hand, finite, timeline.radius_mm)
         noise = rng.normal(0.0, noise_mm, (int(seen.sum()), 2))

@@ -38,15 +38,12 @@ REAPPEAR_S = 1.0
 # How far ahead along its path a vanished piece is followed (two looks at 30 fps: a fast
 # piece vanishes short of the pocket it falls into).
 LOOKAHEAD_FRAMES = 2.0
-# A piece that vanished within this distance of the surface's edge while heading out over
-# it may have jumped the frame (used only when the counts at rest call for it).
-EDGE_MM = 3.0 * COIN_RADIUS_MM
 
 
 @dataclass(frozen=True)
 class Drop:
-    """A piece of `item` that vanished at frame `frame`: into `pocket`, or (pocket None) over
-    the edge of the surface."""
+    """A piece of `item` that vanished at frame `frame`: into `pocket`, or (pocket None) in the
+    air past the edge of the surface."""
 
     item: str
     pocket: str | None
@@ -141,7 +138,8 @@ def _where_it_went(
     xy: np.ndarray, velocity: np.ndarray, dt: float
 ) -> tuple[str | None, tuple[float, float]] | None:
     """(pocket, last seen) for a piece gone from view: the pocket its path ran into or whose
-    mouth it lay in, None for the surface's edge it was crossing; None if neither."""
+    mouth it lay in, or pocket None when it was last seen in the air past the surface's edge;
+    None if neither (hidden, missed, or gone where the watch cannot tell)."""
     centres = pocket_centres()
     steps = np.linspace(0.0, LOOKAHEAD_FRAMES * dt, 9)
     path = xy[None, :] + steps[:, None] * velocity[None, :]
@@ -149,9 +147,8 @@ def _where_it_went(
     closest = distance.min(axis=0)
     k = int(np.argmin(closest))
     seen = (float(xy[0]), float(xy[1]))
+    if float(np.max(np.abs(xy))) > HALF_SURFACE_MM:
+        return None, seen  # its centre was past the surface's edge: in the air, over the frame
     if closest[k] <= CAPTURE_MM or float(np.linalg.norm(xy - centres[k])) <= MOUTH_MM:
         return POCKETS[k], seen
-    outward = np.abs(path[-1]) > np.abs(xy)
-    if np.any((np.abs(xy) >= HALF_SURFACE_MM - EDGE_MM) & outward):
-        return None, seen
     return None

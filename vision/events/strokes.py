@@ -48,6 +48,8 @@ from vision.tracks import TrackFrame, TrackState
 
 # A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
 POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
+# The tracker and the pocket watch saw the same departure when they place it this close in time.
+SAME_DEPARTURE_S = 0.2
 # A piece last seen with its centre this close to a pocket's centre and gone since sank
 # (it crept over the rim), even if it looked still: nothing rests with its centre over the
 # hole (a detection's error and the last millimetres it crept are the margin). One lying
@@ -713,11 +715,21 @@ def _reconcile(
     offs: dict[str, list[ItemEvent]] = {}
     for item in CARROMMEN:
         seen = [e for e in watched if e.item == item and e.pocket is not None]
-        tracked = [e for e in stroke.events if e.item == item and e.pocket is not None and not e.guess]
+        edge = [e for e in watched if e.item == item and e.pocket is None]
+        # A departure the watch saw over the surface's edge is not also a pocketing of the
+        # tracker's (a track that lost a piece flying off past a corner projects it into the
+        # pocket there).
+        tracked = [
+            e
+            for e in stroke.events
+            if e.item == item
+            and e.pocket is not None
+            and not e.guess
+            and not any(abs(e.time_s - x.time_s) <= SAME_DEPARTURE_S for x in edge)
+        ]
         own = sorted(seen + _unmatched(tracked, seen, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
-        edge = [e for e in watched if e.item == item and e.pocket is None]
         lost = sorted(
             (e for e in stroke.events if e.item == item and e.pocket is None), key=lambda e: e.guess
         )

@@ -31,17 +31,12 @@ from calibration.geometry import (
     COIN_RADIUS_MM,
     COINS_PER_COLOUR,
     HALF_SURFACE_MM,
-    POCKET_CENTRE_OFFSET_MM,
     POCKET_RADIUS_MM,
-    STRIKER_RADIUS_MM,
     pocket_centres,
 )
 from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
 
-# A disc running square into the wooden frame keeps about this share of its speed (a
-# property of the equipment; the generator's physics uses the same order of value).
-CUSHION_RESTITUTION = 0.65
 MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 1}
 _INFEASIBLE = 1e9
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
@@ -228,12 +223,15 @@ class Tracker:
         track.missed += 1
         if not track.confirmed:
             return
-        pocket = self._pocket_reached(track)
-        if pocket == NO_POCKET and track.missed >= cfg.linger_frames:
+        # Seen with its centre past the surface's edge, it was in the air over the frame (a
+        # piece on the surface or sinking into a pocket keeps its centre inside the edge).
+        over_frame = float(np.max(np.abs(track.xy))) > HALF_SURFACE_MM
+        pocket = NO_POCKET if over_frame else self._pocket_reached(track)
+        if pocket == NO_POCKET and not over_frame and track.missed >= cfg.linger_frames:
             pocket = self._pocket_near(track.xy, cfg.linger_pocket_mm)
         if track.missed >= cfg.gone_after_frames and pocket != NO_POCKET:
             track.state, track.pocket = TrackState.POCKETED, pocket
-        elif track.missed >= cfg.gone_after_frames and self._left_surface(track):
+        elif track.missed >= cfg.gone_after_frames and (over_frame or self._left_surface(track)):
             track.state = TrackState.OFF_BOARD
         else:
             track.state = TrackState.OCCLUDED
@@ -241,13 +239,10 @@ class Tracker:
     def _predict(self, track: _Track, dt: float) -> np.ndarray:
         return track.xy + track.velocity * dt
 
-    def _path(self, track: _Track, bounce: bool = True) -> np.ndarray:
-        """Points along the track's predicted path from its last sighting (for the pocket test);
-        `bounce`: off the cushions, as a sliding piece goes (else straight on, as a piece lifted
-        over the frame goes)."""
+    def _path(self, track: _Track) -> np.ndarray:
+        """Points along the track's predicted path from its last sighting (for the pocket test)."""
         steps = np.linspace(0.0, self.config.lookahead_frames * self._frame_s, 8)
-        path = track.xy[None, :] + steps[:, None] * track.velocity[None, :]
-        return _off_cushions(path, _radius(track.class_id)) if bounce else path
+        return track.xy[None, :] + steps[:, None] * track.velocity[None, :]
 
     def _pocket_reached(self, track: _Track) -> int:
         moving = track.speed > self.config.rest_speed_mm_s
@@ -264,7 +259,7 @@ class Tracker:
         return best if distance[best] <= radius else NO_POCKET
 
     def _left_surface(self, track: _Track) -> bool:
-        path = self._path(track, bounce=False)
+        path = self._path(track)
         return bool(np.any(np.abs(path) > HALF_SURFACE_MM))
 
     def _start(self, dets: Detections, d: int, time_s: float) -> None:
@@ -298,20 +293,3 @@ class Tracker:
             np.array([t.score for t in tracks]),
         )
 
-
-def _radius(class_id: int) -> float:
-    return STRIKER_RADIUS_MM if class_id == STRIKER else COIN_RADIUS_MM
-
-
-def _off_cushions(points: np.ndarray, radius: float) -> np.ndarray:
-    """Predicted positions reflected off the frame's cushions (a struck coin running into
-    the frame comes back off it, losing some speed), except in the pocket mouths, where
-    there is no cushion to meet. Works on one point (2,) or many (N, 2)."""
-    out = np.array(points, dtype=float)
-    flat = out.reshape(-1, 2)
-    limit = HALF_SURFACE_MM - radius
-    for axis in (0, 1):
-        beyond = np.abs(flat[:, axis]) - limit
-        cushion = (beyond > 0) & (np.abs(flat[:, 1 - axis]) < POCKET_CENTRE_OFFSET_MM - POCKET_RADIUS_MM)
-        flat[cushion, axis] = np.sign(flat[cushion, axis]) * (limit - CUSHION_RESTITUTION * beyond[cushion])
-    return out
