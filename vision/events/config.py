@@ -45,10 +45,12 @@ class EventConfig:
     settle_s: float = 0.3
     # A stroke longer than this is closed anyway (a piece wrongly seen as moving for ever).
     max_stroke_s: float = 25.0
-    # How far the striker's resting place may lie outside the base-line band and still be
-    # "on the base lines" for the purpose of recognising a strike (placement legality is
-    # measured separately, exactly, by law 130).
-    base_band_tolerance_mm: float = 25.0
+    # How far the striker's resting place may lie outside the band of legal positions and
+    # still be taken for a place it was struck from: a careless placement misses a line by
+    # a few mm, a detection errs by one or two (placement legality itself is measured
+    # separately, exactly, by law 130). A striker left lying a little further in after a
+    # stroke, and then picked up, is not struck.
+    base_band_tolerance_mm: float = 15.0
     # A carromman displaced further than this during a stroke was touched (a glancing touch
     # moves a coin a few mm; a detected piece at rest jitters well under 1 mm).
     touch_mm: float = 3.0

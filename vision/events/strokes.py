@@ -17,20 +17,23 @@ vanished under a hand is not pocketed, a "pocketing" of a coin still lying there
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from calibration.geometry import (
     BASE_CIRCLE_ALONG_MM,
     BASE_CIRCLE_RADIUS_MM,
-    BASE_LINE_GAP_MM,
+    COIN_DIAMETER_MM,
     COIN_RADIUS_MM,
     HALF_SURFACE_MM,
+    OUTER_CIRCLE_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
     STRIKER_RADIUS_MM,
+    board_to_seat,
     pocket_centres,
+    striker_legal_range,
 )
 from vision.detections import Detections
 from vision.events.board import (
@@ -43,11 +46,15 @@ from vision.events.board import (
 )
 from vision.events.config import EventConfig
 from vision.events.pocket_watch import PocketWatch
-from vision.events.seats import base_band_offset, side_of
+from vision.events.rest_counts import RestCounter
+from vision.events.seats import side_of
 from vision.tracks import TrackFrame, TrackState
 
 # A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
 POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
+# Dues, penalties, the queen and jumped carrommen are put back within the outer circle (law
+# 4(9)), or as near it as the pieces already there allow: two coins' width beyond it.
+PLACING_ZONE_MM = OUTER_CIRCLE_RADIUS_MM + 2.0 * COIN_DIAMETER_MM
 # The tracker and the pocket watch saw the same departure when they place it this close in time.
 SAME_DEPARTURE_S = 0.2
 # A piece last seen with its centre this close to a pocket's centre and gone since sank
@@ -61,9 +68,6 @@ POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # A piece back in view this soon after a drop near a pocket was missed by the detector, not
 # pocketed.
 REAPPEAR_S = 1.0
-# Counts "at rest" are the median over this many recent frames (a piece missed in one frame
-# is not gone).
-COUNT_FRAMES = 7
 # How far ahead a lost piece's path is followed to the pocket it was heading for.
 LOOKAHEAD_S = 0.15
 # A piece lost this close to a pocket while the board moved most likely went into it (used
@@ -133,6 +137,7 @@ class _Stroke:
     seat: str
     snapshot: dict[int, Piece]
     counts_before: Counter[str] = field(default_factory=Counter)
+    placing_zone_before: Counter[str] = field(default_factory=Counter)
     confirmed: bool = False
     last_motion_s: float = 0.0
     events: list[ItemEvent] = field(default_factory=list)
@@ -162,6 +167,7 @@ class _Rest:
     snapshot: dict[int, Piece]
     counts: Counter[str]
     positioned: bool = True  # put there since the last stroke (not where that stroke left it)
+    placing_zone: Counter[str] = field(default_factory=Counter)  # pieces seen where dues go
 
 
 class StrokeSegmenter:
@@ -173,6 +179,7 @@ class StrokeSegmenter:
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
         self._end_counts: Counter[str] = Counter()
+        self._end_zone: Counter[str] = Counter()  # pieces lying where dues go when it ended
         self._end_overboard: Counter[str] = Counter()
         self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
         # Where the striker lay when the last stroke ended; it must be put somewhere else
@@ -180,16 +187,14 @@ class StrokeSegmenter:
         self._striker_after: tuple[int, tuple[float, float]] | None = None
         self._repositioned = True
         self._striker_handled = False
-        self._last_visible: dict[int, float] = {}
         self._last_visible_piece: dict[int, Piece] = {}
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
         # The seats players sit at, once known (None: any seat may strike, as before the first
         # stroke of a match whose seating is inferred).
         self.occupied_seats: frozenset[str] | None = None
-        self._recent_counts: deque[tuple[Counter[str] | None, tuple[tuple[int, str], ...]]] = deque(
-            maxlen=COUNT_FRAMES
-        )
+        self._rest_counter = RestCounter(CARROMMEN)
+        self._now = 0.0
         self.frames_seen = 0
 
     @property
@@ -216,18 +221,38 @@ class StrokeSegmenter:
         )
 
     def counts_now(self) -> Counter[str]:
-        """Carrommen on the board by item: the median over recent frames of what was detected
-        plus what is believed hidden; from the tracks alone when no detections are given."""
-        if not self._recent_counts or self._recent_counts[-1][0] is None:
+        """Carrommen on the board by item: the pieces the recent looks show lying still, plus
+        those believed hidden under a hand; from the tracks alone when no detections are given."""
+        if self._rest_counter.empty:
             return carrommen_counts(self.pieces)
-        totals = []
-        for detected, hidden in self._recent_counts:
-            if detected is None:
+        return self._rest_counter.counts(self._hidden)
+
+    def _placing_zone_counts(self) -> Counter[str]:
+        """Carrommen lying where dues are put back (from the tracks when no detections are given)."""
+        if self._rest_counter.empty:
+            return Counter(
+                p.item
+                for p in self.pieces.values()
+                if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
+            )
+        return self._rest_counter.counts_within(PLACING_ZONE_MM)
+
+    @property
+    def _hidden(self) -> list[tuple[str, tuple[float, float]]]:
+        """Pieces out of sight that a hand may plausibly cover: lying still when last seen, and
+        not for long (a track unseen for longer is a ghost the tracker keeps, a piece it lost
+        long ago; one last seen moving may have gone anywhere)."""
+        now = self._now
+        out = []
+        for p in self.pieces.values():
+            if p.state != int(TrackState.OCCLUDED):
                 continue
-            total = Counter({k: v for k, v in detected.items() if k in CARROMMEN})
-            total.update(item for tid, item in hidden if tid in self.pieces and item in CARROMMEN)
-            totals.append(total)
-        return Counter({item: int(np.median([t[item] for t in totals])) for item in CARROMMEN})
+            last = self._last_visible_piece.get(p.track_id)
+            if last is None or now - last.time_s > self.config.hidden_max_s:
+                continue
+            if last.speed_mm_s <= self.config.moving_speed_mm_s:
+                out.append((p.item, p.xy))
+        return out
 
     # ------------------------------------------------------------------ per frame
     def update(
@@ -237,14 +262,14 @@ class StrokeSegmenter:
         come from them (plus pieces believed hidden), not from the tracks' colours, which lag
         behind when tracks swap pieces; and pocketings are watched on them without identities."""
         self.frames_seen += 1
-        detected = Counter(detections.class_names) if detections is not None else None
+        self._now = frame.time_s
         if detections is not None:
             self._pocket_watch.update(frame.frame_index, frame.time_s, detections)
+            self._rest_counter.add(detections)
         self._previous = self.pieces
         gone = self._read(frame)
         for piece in self.pieces.values():
             if piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
-                self._last_visible[piece.track_id] = frame.time_s
                 self._last_visible_piece[piece.track_id] = piece
         if self._stroke is None:
             # Departures between strokes are kept a moment: a strike the detector never saw
@@ -253,15 +278,6 @@ class StrokeSegmenter:
                 event = self._departure(piece, how, frame)
                 if event is not None:
                     self._idle_events.append(event)
-        # Hidden pieces count while a hand may plausibly cover them; a track unseen for
-        # longer is a ghost the tracker keeps (a piece it lost long ago).
-        hidden = tuple(
-            (p.track_id, p.item)
-            for p in self.pieces.values()
-            if p.state == int(TrackState.OCCLUDED)
-            and frame.time_s - self._last_visible.get(p.track_id, -1e9) <= self.config.hidden_max_s
-        )
-        self._recent_counts.append((detected, hidden))
         out: list[PlacementRecord | StrokeRecord] = []
         stroke = self._stroke
         if stroke is None:
@@ -352,6 +368,7 @@ class StrokeSegmenter:
                 dict(self.pieces),
                 self.counts_now(),
                 self._repositioned,
+                self._placing_zone_counts(),
             )
             return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
@@ -374,6 +391,7 @@ class StrokeSegmenter:
         snapshot = rest.snapshot
         self._stroke = _Stroke(
             counts_before=rest.counts,
+            placing_zone_before=rest.placing_zone,
             start_frame=frame.frame_index,
             start_time_s=frame.time_s,
             striker_id=fastest.track_id,
@@ -418,6 +436,7 @@ class StrokeSegmenter:
             return False  # lifted and put down further along the line
         stroke = _Stroke(
             counts_before=rest.counts,
+            placing_zone_before=rest.placing_zone,
             start_frame=rest.frame + 1,
             start_time_s=rest.time_s,
             striker_id=striker.track_id,
@@ -446,10 +465,15 @@ class StrokeSegmenter:
         return self.occupied_seats is None or seat in self.occupied_seats
 
     def _on_base_band(self, seat: str, xy: np.ndarray) -> bool:
-        along, offset = base_band_offset(seat, xy)  # type: ignore[arg-type]
+        """Whether a striker lying at `xy` could be struck from `seat`: its centre within the
+        band of legal positions between the seat's base lines (law 130), widened by what a
+        careless placement and a detection's error add, and along the lines no further than
+        the far edge of a base circle."""
+        along, inward = board_to_seat(seat, np.asarray(xy, dtype=float))  # type: ignore[arg-type]
+        low, high, _ = striker_legal_range(seat)  # type: ignore[arg-type]
         tol = self.config.base_band_tolerance_mm
         return (
-            abs(offset) <= BASE_LINE_GAP_MM / 2.0 + tol
+            low - tol <= inward <= high + tol
             and abs(along) <= BASE_CIRCLE_ALONG_MM + BASE_CIRCLE_RADIUS_MM + tol
         )
 
@@ -484,17 +508,28 @@ class StrokeSegmenter:
         )
         if arrangement and emptied:
             stroke.new_board = True
+            stroke.counts_before = Counter(FULL_SET)  # law 41: all nineteen are set out
             return
         if self._end_state is None:
             return
-        # Law 65: carrommen that jumped off the board are put back by the umpire as a matter
-        # of course; only what goes back beyond them is a placement (dues, penalties, queen).
-        before = self._end_counts + self._end_overboard
-        now = stroke.counts_before
+        # Between strokes pieces are only put back, never taken away, and they are put back
+        # within the outer circle (law 4(9); the queen and a jumped carromman in the centre
+        # circle, law 65): so the count to start from is what the last stroke left plus what
+        # newly lies there. A count over the whole board would take what a hand hides (the
+        # striking hand lies over the board at the strike) for gone, and a hand held still for
+        # a piece.
+        returned = self._end_overboard
+        put_back = Counter(
+            {
+                item: max(0, stroke.placing_zone_before[item] - self._end_zone[item] - returned[item])
+                for item in CARROMMEN
+            }
+        )
+        stroke.counts_before = self._end_counts + returned + put_back
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
-            extra = now[item] - before[item]
+            extra = put_back[item]
             if extra <= 0:
                 continue
             fresh = [
@@ -558,14 +593,15 @@ class StrokeSegmenter:
             # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
+            event = ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
+            if float(np.max(np.abs(last.xy))) > HALF_SURFACE_MM:
+                return event  # seen in the air past the surface's edge: over the frame
             index, distance = _pocket_ahead(last.xy, last.velocity)
-            pocket = POCKETS[index] if distance <= POCKET_ZONE_MM else None
-            guess = pocket is None and distance <= POCKET_GUESS_MM
-            if guess:
-                pocket = POCKETS[index]
-            return ItemEvent(
-                piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy, guess=guess
-            )
+            if distance <= POCKET_ZONE_MM:
+                return replace(event, pocket=POCKETS[index])
+            # Its path ran off the surface: it jumped, or it came back off the cushion unseen;
+            # and lost near a pocket, it may have gone in. Either way, a guess.
+            return replace(event, pocket=POCKETS[index] if distance <= POCKET_GUESS_MM else None, guess=True)
         # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
         last = self._previous.get(piece.track_id, piece)
         index = _nearest_pocket_index(last.position)
@@ -604,10 +640,11 @@ class StrokeSegmenter:
                 # Lost at the frame's edge while moving: it jumped off (used only if the counts
                 # at rest say a piece of its colour is gone and no pocketing explains it).
                 stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy))
-            else:
-                # Lost in the open while the board moved and never seen again: a piece lifted
-                # by a hard impact leaves the board in the air, out of the detector's sight.
-                # Believed only as far as the counts at rest agree, after every other cause.
+            elif float(np.hypot(*velocity)) > self.config.moving_speed_mm_s:
+                # Lost in the open while moving and never seen again: a piece lifted by a hard
+                # impact leaves the board in the air, out of the detector's sight. Believed only
+                # as far as the counts at rest agree, after every other cause. (One lost lying
+                # still is under a hand.)
                 stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy, guess=True))
             # Lost while things moved and not seen since the board settled: it went somewhere
             # (or it is a ghost left by an identity swap, its piece followed by another track).
@@ -654,8 +691,13 @@ class StrokeSegmenter:
             if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
         ]
         self._pocket_watch.drops.clear()
+        after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         kept, dropped, vanished = _reconcile(stroke, before, after, watched)
-        striker_events = [e for e in stroke.events if e.item == "striker"]
+        # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
+        # hidden or missed, not gone: it stays on the board until a later look finds it gone.
+        after = after + Counter(vanished)
+        # The striker has no count at rest to confirm a guess by: only a departure seen counts.
+        striker_events = [e for e in stroke.events if e.item == "striker" and not e.guess]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
             for p in self.pieces.values()
@@ -678,6 +720,7 @@ class StrokeSegmenter:
         self._striker_handled = False
         self._end_state = dict(self.pieces)
         self._end_counts = after
+        self._end_zone = self._placing_zone_counts()
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
         return StrokeRecord(
             seat=stroke.seat,

@@ -1,0 +1,91 @@
+"""How many carrommen of each colour lie on the board, from the last few looks at it.
+
+One frame's detections miscount: a hand passing over the board makes false pieces that move
+with it and hides real ones, and a detector misses a piece now and then. A piece at rest
+stays where it is, so a piece is counted where detections of its colour keep coming back to
+the same spot over the window; what moves (a hand, a piece still rolling) or flickers (a
+false detection) is not. Pieces believed hidden under a hand (lying still when last seen) are
+added where no piece of their colour is seen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable
+
+import numpy as np
+
+from vision.detections import CLASS_NAMES, Detections
+
+# Looks kept: about a third of a second when every frame is detected (the board has been
+# still at least that long when a stroke is closed).
+WINDOW_LOOKS = 10
+# Detections of a piece at rest scatter by a millimetre or two.
+SPOT_MM = 4.0
+# A spot is a piece when a detection of that colour was there in this share of the looks (a
+# piece partly hidden now and then still counts; a detection once in a while does not).
+PERSISTENCE = 0.4
+# A piece believed hidden at least this far from every seen piece of its colour is a
+# different piece (closer, it is the same piece, seen again).
+SAME_PIECE_MM = 15.0
+
+
+class RestCounter:
+    def __init__(self, items: Iterable[str]) -> None:
+        self.items = tuple(items)
+        self._looks: deque[Detections] = deque(maxlen=WINDOW_LOOKS)
+
+    def add(self, detections: Detections) -> None:
+        self._looks.append(detections)
+
+    def clear(self) -> None:
+        self._looks.clear()
+
+    @property
+    def empty(self) -> bool:
+        return not self._looks
+
+    def pieces(self, item: str) -> np.ndarray:
+        """(N, 2) board mm of the pieces of `item` the window shows lying still."""
+        class_id = CLASS_NAMES.index(item)
+        points, look = [], []
+        for k, detections in enumerate(self._looks):
+            mine = detections.xy_mm[detections.class_id == class_id]
+            points.append(mine)
+            look.extend([k] * len(mine))
+        if not look:
+            return np.zeros((0, 2))
+        xy = np.concatenate(points)
+        looks = np.array(look)
+        near = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2) <= SPOT_MM
+        needed = PERSISTENCE * len(self._looks)
+        taken = np.zeros(len(xy), bool)
+        found = []
+        # Densest spots first, so a spot is not split by starting from a stray detection.
+        for i in np.argsort(-near.sum(axis=1), kind="stable"):
+            if taken[i]:
+                continue
+            members = near[i] & ~taken
+            taken |= members
+            if len(set(looks[members].tolist())) >= needed:
+                found.append(xy[members].mean(axis=0))
+        return np.array(found).reshape(-1, 2)
+
+    def counts_within(self, radius_mm: float) -> Counter[str]:
+        """Pieces per item seen lying still within `radius_mm` of the board's centre."""
+        return Counter(
+            {item: int(np.sum(np.hypot(*self.pieces(item).T) <= radius_mm)) for item in self.items}
+        )
+
+    def counts(self, hidden: Iterable[tuple[str, tuple[float, float]]] = ()) -> Counter[str]:
+        """Pieces per item: those seen lying still, plus those believed hidden that no seen
+        piece of their colour accounts for."""
+        seen = {item: self.pieces(item) for item in self.items}
+        out = Counter({item: len(xy) for item, xy in seen.items()})
+        for item, xy in hidden:
+            if item not in seen:
+                continue
+            spots = seen[item]
+            if not len(spots) or float(np.min(np.linalg.norm(spots - np.array(xy), axis=1))) > SAME_PIECE_MM:
+                out[item] += 1
+        return out
