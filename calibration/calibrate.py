@@ -40,6 +40,7 @@ SOUTH_EDGES = ("bottom", "top", "left", "right")
 SNAP_WIDTH_PX = 960  # the pattern snap runs on a copy at most this wide
 SNAP_PASSES_MM = (120.0, 25.0, 8.0)  # search ranges of the snap passes
 FINE_WINDOWS_MM = (4.0, 2.0, 1.5)  # search windows of the fine passes
+WIDE_WINDOWS_MM = (15.0, 6.0, 2.5, 1.5)  # ... of a second look when the first is not sure
 FINE_BLUR_PX = 0.8  # light smoothing before the fine profiles (noise, JPEG blocks)
 SNAP_PRIOR_MM = 40.0  # how firmly the snap keeps the hypothesis where stretches are missing
 SNAP_FIRST_PRIOR_MM = 150.0  # ... in its first, widest pass
@@ -118,13 +119,16 @@ def _spread(points: np.ndarray) -> float:
 
 
 def _fine(
-    gray_f: np.ndarray, model: CameraModel, landmarks: tuple[Landmark, ...]
+    gray_f: np.ndarray,
+    model: CameraModel,
+    landmarks: tuple[Landmark, ...],
+    windows: tuple[float, ...] = (),
+    spread: np.ndarray | None = None,
 ) -> tuple[FitResult, Observations, dict[int, tuple[int, int]]]:
     result: FitResult | None = None
     obs = Observations.concat([])
     counts: dict[int, tuple[int, int]] = {}
-    spread = None
-    for window in FINE_WINDOWS_MM:
+    for window in windows or FINE_WINDOWS_MM:
         obs, counts = find_landmarks(gray_f, model, landmarks, window, spread)
         if len(obs) < GATE_MIN_POINTS // 2:
             raise CalibrationError(f"only {len(obs)} landmark points were found near the board's fit")
@@ -132,6 +136,12 @@ def _fine(
         model, spread = result.model, result.spread_mm
     assert result is not None
     return result, obs, counts
+
+
+def _support(result: FitResult, counts: dict[int, tuple[int, int]]) -> float:
+    """Landmark points that agree with the fit over the samples searched in the picture."""
+    agree = int(np.count_nonzero(np.abs(result.residual_mm) < INLIER_MM))
+    return agree / max(sum(c[0] for c in counts.values()), 1)
 
 
 def _judge(
@@ -194,6 +204,13 @@ def _finish(gray_f: np.ndarray, model: CameraModel, south: str | None) -> tuple[
     """The fine fit from a snapped hypothesis, judged: (result, support)."""
     landmarks = fine_landmarks()
     result, obs, counts = _fine(gray_f, model, landmarks)
+    if _support(result, counts) < SURE_SUPPORT:
+        # Not clearly right: search again from the fit with a wide window. Where the fit is
+        # right, the robust fit keeps it; where a hidden side let it go wrong, landmarks
+        # seen a little off (circles, arrows, the other lines) pull it back.
+        wide = _fine(gray_f, result.model, landmarks, WIDE_WINDOWS_MM, result.spread_mm)
+        if _support(wide[0], wide[2]) > _support(result, counts):
+            result, obs, counts = wide
     median, p95, used, support = _judge(result, obs, counts, landmarks)
     final = result.model
     h = _orient(final.homography(), south)
@@ -225,42 +242,43 @@ def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> Calib
     gray = _gray(image_bgr)
     height, width = gray.shape
     image_size = (width, height)
-    quads = surface_candidates(gray)
-    if not quads:
-        raise NoBoardFound("no light, four-sided region that could be a playing surface")
     scale = min(1.0, SNAP_WIDTH_PX / width)
     snap_gray = cv2.resize(gray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
     snap_gray = cv2.GaussianBlur(snap_gray, (0, 0), 1.0).astype(np.float32)
-    attempts = []
-    for quad in quads:
-        attempt = _snap(snap_gray, scale, _surface_model(image_size, quad))
-        if attempt is not None:
-            attempts.append(attempt)
-    if not attempts:
-        raise NoBoardFound("no base lines around a light surface (the printed pattern was not found)")
-    attempts.sort(key=lambda a: -a.score)
-    distinct: list[_Attempt] = []
-    for attempt in attempts:
-        if not any(_same_fit(attempt.model, d.model) for d in distinct):
-            distinct.append(attempt)
-    gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
-    # Every distinct hypothesis is fitted and the best supported fit that passes the gates
-    # wins: a start that was wrong on a hidden side can still pass them with the landmarks
-    # of the other sides, never with as many as the right fit.
-    failures = []
+    gray_f: np.ndarray | None = None
+    # Hypotheses in turn, each snapped and, unless it lands where an earlier one did, fitted
+    # and judged. The best supported fit that passes the gates wins: a start that was wrong
+    # on a hidden side can still pass them with the landmarks of the other sides, never with
+    # as many as the right fit. A fit supported well enough ends the search early.
+    failures: list[str] = []
+    tried: list[CameraModel] = []
     best: tuple[CalibrationResult, float] | None = None
-    for attempt in distinct[:MAX_HYPOTHESES]:
+    outlines = 0
+    for quad in surface_candidates(gray):
+        outlines += 1
+        attempt = _snap(snap_gray, scale, _surface_model(image_size, quad))
+        if attempt is None or any(_same_fit(attempt.model, t) for t in tried):
+            continue
+        tried.append(attempt.model)
+        if gray_f is None:
+            gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
         try:
             result, support = _finish(gray_f, attempt.model, south)
         except CalibrationError as exc:
             failures.append(str(exc))
-            continue
-        if best is None or support > best[1]:
-            best = (result, support)
-        if support >= SURE_SUPPORT:
+        else:
+            if best is None or support > best[1]:
+                best = (result, support)
+            if support >= SURE_SUPPORT:
+                break
+        if len(tried) >= MAX_HYPOTHESES:
             break
     if best is not None:
         return best[0]
+    if not outlines:
+        raise NoBoardFound("no light, four-sided region that could be a playing surface")
+    if not failures:
+        raise NoBoardFound("no base lines around a light surface (the printed pattern was not found)")
     raise CalibrationError(failures[0])
 
 

@@ -47,6 +47,7 @@ SQUARE_PRIOR_SD = 0.05
 K1_PRIOR_SD = 1.0
 K2_PRIOR_SD = 0.15
 FD_STEP = 1e-6  # finite-difference step on the normalised parameters
+CONVERGED_STEP = 1e-7  # normalised parameter change (about 1e-4 px) that ends the iterations
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,11 @@ def _project(p: np.ndarray, pts_mm: np.ndarray, focal: float, centre: np.ndarray
     u = (p[0] * x + p[1] * y + p[2]) / w
     v = (p[3] * x + p[4] * y + p[5]) / w
     r2 = u * u + v * v
-    factor = 1.0 + p[8] * r2 + p[9] * r2 * r2
-    return np.stack([u * factor * focal + centre[0], v * factor * focal + centre[1]], axis=1)
+    factor = (1.0 + p[8] * r2 + p[9] * r2 * r2) * focal
+    out = np.empty((len(x), 2))
+    out[:, 0] = u * factor + centre[0]
+    out[:, 1] = v * factor + centre[1]
+    return out
 
 
 def _squareness(p: np.ndarray) -> np.ndarray:
@@ -216,6 +220,40 @@ def residuals_mm(model: CameraModel, obs: Observations, spread_mm: np.ndarray | 
     return offset_px / px_per_mm - sign * spreads[group]
 
 
+def _project_jac(p: np.ndarray, pts_mm: np.ndarray, focal: float, centre: np.ndarray):
+    """Pixels (N, 2) and their derivatives (N, 2, N_CAMERA) with respect to the camera
+    parameters."""
+    x = pts_mm[:, 0] / BOARD_UNIT_MM
+    y = pts_mm[:, 1] / BOARD_UNIT_MM
+    w = p[6] * x + p[7] * y + 1.0
+    w = np.where(np.abs(w) < 1e-9, 1e-9, w)
+    iw = 1.0 / w
+    u = (p[0] * x + p[1] * y + p[2]) * iw
+    v = (p[3] * x + p[4] * y + p[5]) * iw
+    r2 = u * u + v * v
+    f_rad = 1.0 + p[8] * r2 + p[9] * r2 * r2
+    df_dr2 = p[8] + 2.0 * p[9] * r2
+    # d(U, V)/d(u, v), U = u F f + cx, V = v F f + cy.
+    du_u = focal * (f_rad + 2.0 * u * u * df_dr2)
+    du_v = focal * (2.0 * u * v * df_dr2)
+    dv_v = focal * (f_rad + 2.0 * v * v * df_dr2)
+    n = len(x)
+    d_uv = np.zeros((n, 2, N_CAMERA))  # d(u, v)/dp for the homography entries
+    d_uv[:, 0, 0], d_uv[:, 0, 1], d_uv[:, 0, 2] = x * iw, y * iw, iw
+    d_uv[:, 1, 3], d_uv[:, 1, 4], d_uv[:, 1, 5] = x * iw, y * iw, iw
+    d_uv[:, 0, 6], d_uv[:, 0, 7] = -u * x * iw, -u * y * iw
+    d_uv[:, 1, 6], d_uv[:, 1, 7] = -v * x * iw, -v * y * iw
+    jac = np.empty((n, 2, N_CAMERA))
+    jac[:, 0, :] = du_u[:, None] * d_uv[:, 0, :] + du_v[:, None] * d_uv[:, 1, :]
+    jac[:, 1, :] = du_v[:, None] * d_uv[:, 0, :] + dv_v[:, None] * d_uv[:, 1, :]
+    jac[:, 0, 8], jac[:, 0, 9] = focal * u * r2, focal * u * r2 * r2
+    jac[:, 1, 8], jac[:, 1, 9] = focal * v * r2, focal * v * r2 * r2
+    px = np.empty((n, 2))
+    px[:, 0] = u * f_rad * focal + centre[0]
+    px[:, 1] = v * f_rad * focal + centre[1]
+    return px, jac
+
+
 def fit(
     model: CameraModel,
     obs: Observations,
@@ -244,48 +282,81 @@ def fit(
     target = np.sum(obs.found_px * n_img, axis=1)
     free = list(range(N_CAMERA)) if fit_lens else list(range(8))
     free += [N_CAMERA + k - 1 for k in range(1, SPREAD_GROUPS + 1) if np.any((group == k) & (sign != 0))]
-    free = np.array(free)
+    free_idx = np.array(free)
     prior_pts = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1], [0, 0]], float) * g.HALF_SURFACE_MM
     prior_px0 = _project(p0, prior_pts, focal, centre)
     prior_scale = model.scale_px_per_mm(prior_pts, np.tile([1.0, 0.0], (len(prior_pts), 1)))[1]
+    # The spread columns of the Jacobian: constant.
+    spread_jac = np.zeros((len(obs), SPREAD_GROUPS))
+    for k in range(1, SPREAD_GROUPS + 1):
+        spread_jac[:, k - 1] = np.where(group == k, sign, 0.0)
 
-    def resid(p: np.ndarray) -> np.ndarray:
+    def obs_resid(p: np.ndarray, with_jac: bool) -> tuple[np.ndarray, np.ndarray | None]:
         spreads = np.concatenate([[0.0], p[N_CAMERA:]])
-        r = (np.sum(_project(p, pts, focal, centre) * n_img, axis=1) - target) / px_per_mm + sign * spreads[
-            group
-        ]
-        extra = [np.array([p[8] / K1_PRIOR_SD, p[9] / K2_PRIOR_SD]), p[N_CAMERA:] / SPREAD_PRIOR_SD_MM]
+        if not with_jac:
+            px = _project(p, pts, focal, centre)
+            jac = None
+        else:
+            px, dpx = _project_jac(p, pts, focal, centre)
+            along_normal = dpx[:, 0, :] * n_img[:, :1] + dpx[:, 1, :] * n_img[:, 1:]
+            jac = np.concatenate([along_normal / px_per_mm[:, None], spread_jac], axis=1)
+        r = (np.sum(px * n_img, axis=1) - target) / px_per_mm + sign * spreads[group]
+        return r, jac
+
+    def prior_resid(p: np.ndarray, with_jac: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+        rows = [np.array([p[8] / K1_PRIOR_SD, p[9] / K2_PRIOR_SD]), p[N_CAMERA:] / SPREAD_PRIOR_SD_MM]
+        jacs = []
+        if with_jac:
+            j_lens = np.zeros((2, N_PARAMS))
+            j_lens[0, 8], j_lens[1, 9] = 1.0 / K1_PRIOR_SD, 1.0 / K2_PRIOR_SD
+            j_spread = np.zeros((SPREAD_GROUPS, N_PARAMS))
+            j_spread[:, N_CAMERA:] = np.eye(SPREAD_GROUPS) / SPREAD_PRIOR_SD_MM
+            jacs += [j_lens, j_spread]
         if prior_sd is not None:
-            moved = (_project(p, prior_pts, focal, centre) - prior_px0) / prior_scale[:, None]
-            extra.append(moved.reshape(-1) / prior_sd)
+            px, dpx = _project_jac(p, prior_pts, focal, centre)
+            denom = prior_scale[:, None] * prior_sd
+            rows.append(((px - prior_px0) / denom).reshape(-1))
+            if with_jac:
+                j_moved = np.zeros((2 * len(prior_pts), N_PARAMS))
+                j_moved[:, :N_CAMERA] = (dpx / denom[:, :, None]).reshape(-1, N_CAMERA)
+                jacs.append(j_moved)
         if square:
-            extra.append(_squareness(p) / SQUARE_PRIOR_SD)
-        return np.concatenate([r, *extra])
+            sq = _squareness(p) / SQUARE_PRIOR_SD
+            rows.append(sq)
+            if with_jac:
+                j_sq = np.zeros((2, N_PARAMS))
+                for k in range(8):  # lens and offsets do not enter
+                    step = np.zeros(N_PARAMS)
+                    step[k] = FD_STEP
+                    j_sq[:, k] = (_squareness(p + step) / SQUARE_PRIOR_SD - sq) / FD_STEP
+                jacs.append(j_sq)
+        return np.concatenate(rows), (np.concatenate(jacs) if with_jac else None)
+
+    def cost(p: np.ndarray, weight: np.ndarray) -> float:
+        r, _j = obs_resid(p, False)
+        return float(np.sum(weight * r * r) + np.sum(prior_resid(p)[0] ** 2))
 
     n = len(obs)
     p = p0.copy()
-    weight = np.ones(n)
     lam = 1e-3
     for it in range(iterations):
-        r_all = resid(p)
-        r = r_all[:n]
-        scale = max(min_scale_mm, 1.4826 * float(np.median(np.abs(r - np.median(r)))))
+        r, jac_obs = obs_resid(p, True)
+        assert jac_obs is not None
+        scale = max(min_scale_mm, 1.4826 * float(np.median(np.abs(r - np.median(r))))) if n else min_scale_mm
         c = 4.685 * scale
         u = np.clip(np.abs(r) / c, 0.0, 1.0)
         weight = (1.0 - u * u) ** 2 if robust else np.ones(n)
         if it == 0 and robust:
             weight = np.where(np.abs(r) < max(c, 3.0 * min_scale_mm), weight, 0.0)
-        w_all = np.concatenate([weight, np.ones(len(r_all) - n)])
-        jac = np.empty((len(r_all), len(free)))
-        for j, k in enumerate(free):
-            step = np.zeros(N_PARAMS)
-            step[k] = FD_STEP
-            jac[:, j] = (resid(p + step) - r_all) / FD_STEP
-        jw = jac * w_all[:, None]
-        a = jac.T @ jw
-        b = jw.T @ r_all
-        cost0 = float(np.sum(w_all * r_all**2))
+        rp, jac_prior = prior_resid(p, True)
+        assert jac_prior is not None
+        jo = jac_obs[:, free_idx]
+        jp = jac_prior[:, free_idx]
+        a = jo.T @ (jo * weight[:, None]) + jp.T @ jp
+        b = jo.T @ (weight * r) + jp.T @ rp
+        cost0 = float(np.sum(weight * r * r) + np.sum(rp * rp))
         improved = False
+        delta = np.zeros(len(free_idx))
         for _ in range(6):
             try:
                 delta = np.linalg.solve(a + lam * np.diag(np.diag(a) + 1e-12), -b)
@@ -293,19 +364,18 @@ def fit(
                 lam *= 10
                 continue
             trial = p.copy()
-            trial[free] += delta
-            r_trial = resid(trial)
-            if float(np.sum(w_all * r_trial**2)) < cost0:
+            trial[free_idx] += delta
+            if cost(trial, weight) < cost0:
                 p = trial
                 lam = max(lam / 3, 1e-7)
                 improved = True
                 break
             lam *= 10
-        if not improved or np.max(np.abs(delta)) < 1e-9:
+        if not improved or np.max(np.abs(delta)) < CONVERGED_STEP:
             break
     final = model.with_params(p)
-    r = resid(p)[:n]
-    scale = max(min_scale_mm, 1.4826 * float(np.median(np.abs(r - np.median(r)))))
+    r, _j = obs_resid(p, False)
+    scale = max(min_scale_mm, 1.4826 * float(np.median(np.abs(r - np.median(r))))) if n else min_scale_mm
     u = np.clip(np.abs(r) / (4.685 * scale), 0.0, 1.0)
     weight = (1.0 - u * u) ** 2
     return FitResult(final, r, weight, weight > 0, p[N_CAMERA:].copy())

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 import cv2
 import numpy as np
 
 from calibration import geometry as g
-from calibration.landmarks import EDGE, Landmark
+from calibration.landmarks import EDGE, RIDGE, Landmark
 from calibration.model import CameraModel, Observations
 
 PROFILE_STEP_PX = 0.5  # fine profiles: samples this far apart in the picture
@@ -118,7 +119,8 @@ def detect(
     prof: np.ndarray, step_mm: float, px_per_mm: float, profile: str, darker: bool, margin: int = 0
 ) -> FoundSamples:
     """Locate the landmark in each profile (mm from the profile's middle), looking at all but
-    `margin` samples at either end (a ridge's comparison reach)."""
+    `margin` samples at either end. Peaks under the absolute floor are dropped here; the
+    relative floor is the caller's (it depends on which landmark a profile belongs to)."""
     n, m = prof.shape
     centre = (m - 1) / 2.0
     valid = np.isfinite(prof).all(axis=1)
@@ -140,13 +142,26 @@ def detect(
     j = np.argmax(s, axis=1)
     peak = s[np.arange(n), j]
     ok = valid & (j > margin) & (j < m - 1 - margin) & (peak >= floor)
-    if ok.any():
-        typical = float(np.median(peak[ok]))
-        ok &= peak >= RELATIVE_FLOOR * typical
     jj = np.clip(j, 1, m - 2)
     pos = _subpixel(np.where(np.isfinite(s), s, -1e9), jj)
     offset = np.where(ok, (pos - centre) * step_mm, np.nan)
     return FoundSamples(offset, np.where(ok, peak, 0.0))
+
+
+@cache
+def _stacked(landmarks: tuple[Landmark, ...]) -> dict[str, np.ndarray]:
+    """Every sample of every landmark in flat arrays, with its landmark's attributes."""
+    index = np.concatenate([np.full(len(lm), i) for i, lm in enumerate(landmarks)])
+    pick = {
+        "points": np.concatenate([lm.points for lm in landmarks]),
+        "normals": np.concatenate([lm.normals for lm in landmarks]),
+        "index": index,
+        "ridge": np.array([lm.profile != EDGE for lm in landmarks])[index],
+        "darker": np.array([lm.darker_along_normal for lm in landmarks])[index],
+        "group": np.array([lm.spread_group for lm in landmarks])[index],
+        "sign": np.array([lm.spread_sign for lm in landmarks])[index],
+    }
+    return pick
 
 
 def find_landmarks(
@@ -157,48 +172,49 @@ def find_landmarks(
     spread_mm: np.ndarray | None = None,
 ) -> tuple[Observations, dict[int, tuple[int, int]]]:
     """Search every landmark's samples within +-window_mm of where the model (and the
-    offsets `spread_mm` of calibration.model's groups) put them.
+    offsets `spread_mm` of calibration.model's groups) put them: all profiles in one pass.
 
     Returns the observations (landmark index per point) and, per landmark index, (samples
     searched inside the picture, samples found)."""
-    parts = []
-    counts: dict[int, tuple[int, int]] = {}
-    for index, lm in enumerate(landmarks):
-        px = model.project(lm.points)
-        inside = model.inside(px, margin=4.0)
-        if not inside.any():
-            counts[index] = (0, 0)
+    st = _stacked(landmarks)
+    inside = model.inside(model.project(st["points"]), margin=4.0)
+    counts = {i: (0, 0) for i in range(len(landmarks))}
+    if not inside.any():
+        return Observations.concat([]), counts
+    pts, nrm, index = st["points"][inside], st["normals"][inside], st["index"][inside]
+    ridge, darker = st["ridge"][inside], st["darker"][inside]
+    group, sign = st["group"][inside], st["sign"][inside]
+    spreads = np.concatenate([[0.0], np.zeros(4) if spread_mm is None else spread_mm])
+    shift = sign * spreads[np.minimum(group, len(spreads) - 1)]
+    _dirs, scale = model.scale_px_per_mm(pts, nrm)
+    px_per_mm = float(np.median(scale))
+    step = PROFILE_STEP_PX / max(px_per_mm, 1e-6)
+    margin = ridge_reach(step, px_per_mm)
+    half = max(window_mm, 2.0 * step) + margin * step
+    offsets = np.arange(-half, half + step / 2, step)
+    offsets -= offsets.mean()
+    probe = pts[:, None, :] + (offsets[None, :, None] + shift[:, None, None]) * nrm[:, None, :]
+    px = model.project(probe.reshape(-1, 2)).reshape(len(pts), len(offsets), 2)
+    prof = sample(gray_f, px)
+    offset = np.full(len(pts), np.nan)
+    peak = np.zeros(len(pts))
+    for is_ridge, is_darker in ((False, False), (False, True), (True, False)):
+        rows = (ridge == is_ridge) & (is_ridge | (darker == is_darker))
+        if not rows.any():
             continue
-        pts, nrm = lm.points[inside], lm.normals[inside]
-        shift = 0.0
-        if spread_mm is not None and lm.spread_group:
-            shift = lm.spread_sign * float(spread_mm[lm.spread_group - 1])
-        _dirs, scale = model.scale_px_per_mm(pts, nrm)
-        px_per_mm = float(np.median(scale))
-        step = PROFILE_STEP_PX / max(px_per_mm, 1e-6)
-        margin = ridge_reach(step, px_per_mm) if lm.profile != EDGE else 0
-        half = max(window_mm, 2.0 * step) + margin * step
-        offsets = np.arange(-half, half + step / 2, step)
-        offsets += shift - offsets.mean()
-        prof = profiles(gray_f, model, pts, nrm, offsets)
-        found = detect(prof, step, px_per_mm, lm.profile, lm.darker_along_normal, margin)
-        good = np.isfinite(found.offset_mm)
-        k = int(good.sum())
-        counts[index] = (int(inside.sum()), k)
-        if not k:
-            continue
-        seen = pts[good] + (found.offset_mm[good, None] + shift) * nrm[good]
-        parts.append(
-            Observations(
-                pts[good],
-                nrm[good],
-                model.project(seen),
-                np.full(k, index),
-                np.full(k, lm.spread_group),
-                np.full(k, lm.spread_sign),
-            )
-        )
-    return Observations.concat(parts), counts
+        found = detect(prof[rows], step, px_per_mm, RIDGE if is_ridge else EDGE, is_darker, margin)
+        offset[rows], peak[rows] = found.offset_mm, found.strength
+    good = np.isfinite(offset)
+    # Relative floor per landmark: a fraction of its typical strength.
+    for i in np.unique(index[good]):
+        mine = good & (index == i)
+        good[mine] &= peak[mine] >= RELATIVE_FLOOR * float(np.median(peak[mine]))
+    searched = np.bincount(index, minlength=len(landmarks))
+    kept = np.bincount(index[good], minlength=len(landmarks))
+    counts = {i: (int(searched[i]), int(kept[i])) for i in range(len(landmarks))}
+    seen = pts[good] + (offset[good, None] + shift[good, None]) * nrm[good]
+    obs = Observations(pts[good], nrm[good], model.project(seen), index[good], group[good], sign[good])
+    return obs, counts
 
 
 # ----------------------------------------------------------------------------- snap
@@ -223,32 +239,52 @@ def _pattern(d_mm: np.ndarray, blur_mm: float) -> np.ndarray:
     return np.interp(d_mm, fine, smooth)
 
 
-def _weighted_ncc(windows: np.ndarray, template: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """Weighted normalised cross-correlation of every window (..., win) with the template."""
-    w = weight / weight.sum()
-    t = template - template @ w
-    t_norm = np.sqrt((t * t) @ w)
-    mean = windows @ w
-    cov = windows @ (t * w)  # sum w (x - mean) t = sum w x t, as t has zero weighted mean
-    var = (windows * windows) @ w - mean * mean
-    std = np.sqrt(np.maximum(var, 0.0))
-    out = cov / np.maximum(std * t_norm, 1e-6)
-    return np.where(std > 0.5, out, 0.0)  # a flat window (under 0.5 grey levels) says nothing
-
-
 def _part_scores(
-    windows: np.ndarray, d_mm: np.ndarray, blur_mm: float, with_frame: bool
+    profile: np.ndarray, win: int, d_mm: np.ndarray, blur_mm: float, with_frame: bool
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(combined score, thick line's correlation) of every window."""
+    """(combined score, thick line's correlation) of every window of length `win` along the
+    last axis of `profile`, each part's normalised cross-correlation with the pattern on its
+    own samples (window sums from cumulative sums, the cross terms in one product)."""
     template = _pattern(d_mm, blur_mm)
     parts = [BAND_PART_MM, THIN_PART_MM] + ([FRAME_PART_MM] if with_frame else [])
-    scores = []
+    masks = []
     for lo, hi in parts:
-        weight = ((d_mm >= lo) & (d_mm <= hi)).astype(float)
+        mask = (d_mm >= lo) & (d_mm <= hi)
         if (lo, hi) == FRAME_PART_MM:
-            weight[(d_mm >= FRAME_SKIP_MM[0]) & (d_mm <= FRAME_SKIP_MM[1])] = 0.0
-        scores.append(_weighted_ncc(windows, template, weight))
+            mask &= ~((d_mm >= FRAME_SKIP_MM[0]) & (d_mm <= FRAME_SKIP_MM[1]))
+        masks.append(mask)
+    n = profile.shape[-1] - win + 1
+    zero = np.zeros((*profile.shape[:-1], 1))
+    c1 = np.concatenate([zero, np.cumsum(profile, axis=-1)], axis=-1)
+    c2 = np.concatenate([zero, np.cumsum(profile * profile, axis=-1)], axis=-1)
+    centred = []
+    for mask in masks:
+        t = np.where(mask, template, 0.0)
+        t = np.where(mask, t - t.sum() / mask.sum(), 0.0)
+        centred.append(t / max(float(np.linalg.norm(t)), 1e-9))
+    windows = np.lib.stride_tricks.sliding_window_view(profile, win, axis=-1)
+    cross = windows @ np.stack(centred, axis=1)  # (..., n, parts)
+    scores = []
+    for k, mask in enumerate(masks):
+        # Window sums over the mask's runs of consecutive samples.
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(np.int8), [0]])))
+        s1 = np.zeros((*profile.shape[:-1], n))
+        s2 = np.zeros_like(s1)
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            s1 += c1[..., b : b + n] - c1[..., a : a + n]
+            s2 += c2[..., b : b + n] - c2[..., a : a + n]
+        count = float(mask.sum())
+        var = np.maximum(s2 - s1 * s1 / count, 0.0)
+        std = np.sqrt(var)
+        ncc = cross[..., k] / np.maximum(std, 1e-6)
+        # A flat stretch (under half a grey level across the part) says nothing.
+        scores.append(np.where(std > 0.5 * np.sqrt(count), ncc, 0.0))
     return np.mean(scores, axis=0), scores[0]
+
+
+@cache
+def _combos(n: int, k: int) -> np.ndarray:
+    return np.array(list(combinations(range(n), k)), int)
 
 
 def _agreeing(along: np.ndarray, shift: np.ndarray) -> np.ndarray:
@@ -257,21 +293,29 @@ def _agreeing(along: np.ndarray, shift: np.ndarray) -> np.ndarray:
     n = len(along)
     if n < 3:
         return np.zeros(0, int)
-    span = max(float(np.ptp(along)), 1.0)
-    best = np.zeros(0, int)
-    best_err = np.inf
+    half = max(float(np.ptp(along)), 1.0) / 2.0
+    a = (along - along.mean()) / half  # in [-1, 1]: the parabola's bow is its a^2 term
     degree = 1 if n == 3 else 2
-    for combo in combinations(range(n), degree + 1):
-        idx = list(combo)
-        coef = np.polyfit(along[idx], shift[idx], degree)
-        if degree == 2 and abs(coef[0]) * (span / 2) ** 2 > MAX_SIDE_BOW_MM:
-            continue
-        err = np.abs(np.polyval(coef, along) - shift)
-        inliers = np.flatnonzero(err < SIDE_AGREE_MM)
-        total = float(err[inliers].sum())
-        if len(inliers) > len(best) or (len(inliers) == len(best) and total < best_err):
-            best, best_err = inliers, total
-    return best if len(best) >= 3 else np.zeros(0, int)
+    combos = _combos(n, degree + 1)
+    vander = a[combos][..., None] ** np.arange(degree + 1)  # (C, d+1, d+1)
+    ok = np.abs(np.linalg.det(vander)) > 1e-9
+    combos, vander = combos[ok], vander[ok]
+    if len(combos) == 0:
+        return np.zeros(0, int)
+    coef = np.linalg.solve(vander, shift[combos][..., None])[..., 0]  # (C, d+1)
+    if degree == 2:
+        keep = np.abs(coef[:, 2]) <= MAX_SIDE_BOW_MM
+        combos, coef = combos[keep], coef[keep]
+        if len(combos) == 0:
+            return np.zeros(0, int)
+    fitted = (a[None, :, None] ** np.arange(degree + 1)) @ coef[..., None]  # (C, n, 1)
+    err = np.abs(fitted[..., 0] - shift[None, :])
+    inlier = err < SIDE_AGREE_MM
+    count = inlier.sum(axis=1)
+    total = np.where(inlier, err, 0.0).sum(axis=1)
+    best = int(np.lexsort((total, -count))[0])
+    chosen = np.flatnonzero(inlier[best])
+    return chosen if len(chosen) >= 3 else np.zeros(0, int)
 
 
 def snap_base_lines(
@@ -301,16 +345,23 @@ def snap_base_lines(
     shape = pts.shape[:-1]
     px = model.project(pts.reshape(-1, 2)).reshape(*shape, 2) * px_scale
     prof = sample(gray_f, px)  # (4, S, A, D), NaN outside the picture
-    covered = np.isfinite(prof).mean(axis=2) > 0.5  # (4, S, D)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        p = np.nanmedian(prof, axis=2)  # (4, S, D)
-        fill = np.nanmean(p, axis=2, keepdims=True)
-    p = np.where(np.isfinite(p), p, np.nan_to_num(fill))
+    finite = np.isfinite(prof)
+    covered = finite.mean(axis=2) > 0.5  # (4, S, D)
+    if finite.all():
+        p = np.median(prof, axis=2)  # (4, S, D)
+    else:  # parts of the search run off the picture: the median of what is in it
+        count = finite.sum(axis=2)
+        ordered = np.sort(np.where(finite, prof, np.inf), axis=2)
+        middle = np.maximum(count - 1, 0) // 2
+        p = np.take_along_axis(ordered, middle[:, :, None, :], axis=2)[:, :, 0, :]
+        p = np.where(count > 0, p, np.nan)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            fill = np.nanmean(p, axis=2, keepdims=True)
+        p = np.where(np.isfinite(p), p, np.nan_to_num(fill))
     mid_px_per_mm = float(model.scale_px_per_mm(np.zeros((1, 2)), np.array([[1.0, 0.0]]))[1][0])
     blur_mm = max(1.0, 1.2 / max(mid_px_per_mm * px_scale, 1e-6))
-    windows = np.lib.stride_tricks.sliding_window_view(p, win, axis=2)  # (4, S, n, win)
-    ncc, band = _part_scores(windows, np.arange(win) * SNAP_STEP_MM + lo, blur_mm, with_frame)
+    ncc, band = _part_scores(p, win, np.arange(win) * SNAP_STEP_MM + lo, blur_mm, with_frame)
     ncc = np.where(band >= MIN_SNAP_NCC, ncc, np.minimum(ncc, band))
     j = np.argmax(ncc, axis=2)  # (4, S)
     scores = np.take_along_axis(ncc, j[..., None], axis=2)[..., 0]

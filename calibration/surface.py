@@ -11,6 +11,8 @@ away from the rounded corners (the pockets cut them). The quadrilaterals are onl
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import cv2
 import numpy as np
 
@@ -190,7 +192,9 @@ def _plausible(quad: np.ndarray, shape: tuple[int, int]) -> bool:
     return bool(np.all(quad > -0.5 * np.array([w, h])) and np.all(quad < 1.5 * np.array([w, h])))
 
 
-def _regions(mask: np.ndarray) -> list[np.ndarray]:
+def _regions(mask: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """Light regions to outline, each with whether its straight runs are worth pairing (not
+    for an opened copy: opening rounds what an arm cut)."""
     n, labels, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = MIN_REGION_FRACTION * mask.size
     big = sorted(
@@ -202,18 +206,18 @@ def _regions(mask: np.ndarray) -> list[np.ndarray]:
         region = (labels == i).astype(np.uint8) * 255
         r = max(2, int(OPEN_FRACTION * np.sqrt(stats[i, cv2.CC_STAT_AREA])))
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-        out += [region, cv2.morphologyEx(region, cv2.MORPH_OPEN, kernel)]
+        out += [(region, True), (cv2.morphologyEx(region, cv2.MORPH_OPEN, kernel), False)]
     if len(big) >= 2:
         largest = stats[big[0], cv2.CC_STAT_AREA]
         keep = [i for i in big if stats[i, cv2.CC_STAT_AREA] >= MERGE_FRACTION * largest]
         if len(keep) >= 2:
-            out.append(np.isin(labels, keep).astype(np.uint8) * 255)
+            out.append((np.isin(labels, keep).astype(np.uint8) * 255, True))
     return out
 
 
-def surface_candidates(gray: np.ndarray) -> list[np.ndarray]:
+def surface_candidates(gray: np.ndarray) -> Iterator[np.ndarray]:
     """Candidate quadrilaterals (full-resolution pixels, corners ordered by `order_corners`),
-    most plausible first."""
+    most plausible first, found lazily: a caller satisfied by the first stops the search."""
     height, width = gray.shape
     scale = WORK_WIDTH_PX / width
     small = cv2.resize(gray, (WORK_WIDTH_PX, max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
@@ -227,13 +231,13 @@ def surface_candidates(gray: np.ndarray) -> list[np.ndarray]:
     close = np.ones((5, 5), np.uint8)  # bridges the printed lines, not the frame
     for t in dict.fromkeys((float(t_otsu), (t_otsu + t_high) / 2.0, float(t_high))):
         mask = cv2.morphologyEx(((small > t) * 255).astype(np.uint8), cv2.MORPH_CLOSE, close)
-        for region in _regions(mask):
+        for region, lines in _regions(mask):
             outline_quad = _quad_of(region)
-            found = ([] if outline_quad is None else [outline_quad]) + _line_quads(region)
+            found = ([] if outline_quad is None else [outline_quad]) + (_line_quads(region) if lines else [])
             for quad in found:
                 if not _plausible(quad, small.shape):
                     continue
                 if any(np.max(np.linalg.norm(quad - q, axis=1)) < DUPLICATE_PX for q in quads):
                     continue
                 quads.append(quad)
-    return [q / scale for q in quads]
+                yield quad / scale
