@@ -46,6 +46,7 @@ SNAP_PRIOR_MM = 40.0  # how firmly the snap keeps the hypothesis where stretches
 SNAP_FIRST_PRIOR_MM = 150.0  # ... in its first, widest pass
 MIN_SNAP_POINTS = 8  # stretches found, of 24, to go on with a hypothesis
 MIN_SNAP_SIDES = 3
+MIN_FIRST_SNAP_SIDES = 2
 MIN_SNAP_LENS_POINTS = 16  # ... to let the snap fit k1 too
 MAX_HYPOTHESES = 4  # distinct hypotheses carried to the fine fit, best snapped first
 SAME_FIT_MM = 10.0  # snapped hypotheses this close at the corners are one
@@ -94,11 +95,13 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> _Attempt |
     """The snap passes from one hypothesis; None when the base-line pattern is not there."""
     score = 0.0
     for search in SNAP_PASSES_MM:
-        obs, ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=search == SNAP_PASSES_MM[0])
-        sides = len(set(obs.landmark.tolist()))
-        if len(obs) < MIN_SNAP_POINTS or sides < MIN_SNAP_SIDES:
-            return None
         first = search == SNAP_PASSES_MM[0]
+        obs, ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
+        sides = len(set(obs.landmark.tolist()))
+        # From a rough outline two sides may be all the first pass finds; the squareness
+        # prior carries the fit until the narrower passes find a third.
+        if len(obs) < MIN_SNAP_POINTS or sides < (MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES):
+            return None
         lens = len(obs) >= MIN_SNAP_LENS_POINTS and not first
         # The first pass may move a side far (an arm made the outline wrong): the outline
         # is held loosely, the board's squareness fills in a side that was not found.

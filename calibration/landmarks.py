@@ -38,6 +38,9 @@ BASE_CIRCLE_ARC_DEG = 70.0
 # The arrow's shaft: clear of its head at the tip and of the decorative arc at the tail.
 ARROW_HEAD_CLEAR_MM = 16.0
 ARROW_TAIL_CLEAR_MM = 10.0
+# A pocket is sampled on the arc facing the board's centre: elsewhere it touches the frame
+# (and the frame's wall can hide it).
+POCKET_ARC_DEG = 70.0
 # The surface's edges: clear of the pockets at both ends.
 SURFACE_EDGE_CLEAR_MM = g.POCKET_DIAMETER_MM + 10.0
 
@@ -71,6 +74,7 @@ INK_LINES = 1  # offset groups (see calibration.model)
 INK_CIRCLES = 2
 OUTER_RING = 3
 CENTRE_RING = 4
+POCKET_EDGE = 5
 
 
 def _line(
@@ -197,6 +201,26 @@ def fine_landmarks() -> tuple[Landmark, ...]:
             OUTER_RING,
         )
     )
+    pocket_arc = math.radians(POCKET_ARC_DEG)
+    for pocket in g.POCKETS:
+        centre = g.pocket_centre(pocket)
+        mid = math.atan2(-centre[1], -centre[0])  # towards the board's centre
+        # The hole's rim: dark inside (the renderer, and real boards, add a darker cut edge
+        # around it, which the group's radius offset takes up).
+        out.append(
+            _arc(
+                f"pocket_{pocket}",
+                "pocket",
+                EDGE,
+                False,
+                centre,
+                g.POCKET_RADIUS_MM,
+                mid - pocket_arc,
+                mid + pocket_arc,
+                CIRCLE_SAMPLES // 2,
+                POCKET_EDGE,
+            )
+        )
     for pocket in g.POCKETS:
         band = g.arrow(pocket)
         tail, tip = np.array(band.start), np.array(band.end)

@@ -16,8 +16,8 @@ outside the mark's nominal outline, and a printed circle's radius is only as exa
 printing. The fit therefore carries a few nuisance offsets, estimated with the camera: the
 spread of the thick base lines' edges (both edges of each line pin it down; their middle,
 which carries the geometry, does not move), the radius of the base circles as seen, the
-outer circle's and the centre circle's (the queen sits on it at the break). Their centres
-and shapes still inform the fit.
+outer circle's, the centre circle's (the queen sits on it at the break) and the pockets'
+(a cut edge around the hole). Their centres and shapes still inform the fit.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from calibration.camera import Calibration, nominal_camera_matrix
 
 BOARD_UNIT_MM = g.HALF_SURFACE_MM  # board coordinates are divided by this inside the fit
 N_CAMERA = 10  # eight homography entries (h33 = 1), k1, k2
-SPREAD_GROUPS = (
-    4  # offsets of: 1 base lines' edges, 2 base circles' radius, 3 outer circle's, 4 centre circle's
-)
+# Offsets of: 1 the base lines' edges, 2 the base circles' radius, 3 the outer circle's, 4 the
+# centre circle's, 5 the pockets' (see calibration.landmarks).
+SPREAD_GROUPS = 5
 N_PARAMS = N_CAMERA + SPREAD_GROUPS
 SPREAD_PRIOR_SD_MM = 2.0
 # A board seen from a camera tilted up to about 15 degrees still looks nearly square at its

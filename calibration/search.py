@@ -22,7 +22,7 @@ import numpy as np
 
 from calibration import geometry as g
 from calibration.landmarks import EDGE, RIDGE, Landmark
-from calibration.model import CameraModel, Observations
+from calibration.model import SPREAD_GROUPS, CameraModel, Observations
 
 PROFILE_STEP_PX = 0.5  # fine profiles: samples this far apart in the picture
 MIN_EDGE_STEP = 2.0  # grey levels per pixel a fine edge must show (noise is ~1 after blur)
@@ -50,6 +50,8 @@ BAND_PART_MM = (90.0, 119.0)  # the thick line with bare surface either side
 THIN_PART_MM = (121.0, 147.0)  # the thin line with bare surface either side
 FRAME_PART_MM = (-40.0, 40.0)  # the frame, then bare surface
 FRAME_SKIP_MM = (-12.0, 6.0)  # ... less its inner wall and shadow
+THIN_FLOAT = 5.0  # mm either side the thin line may sit from where the thick one puts it
+FRAME_FLOAT = 20.0  # ... and the frame
 MIN_SNAP_NCC = 0.55  # a stretch counts when the pattern correlates at least this well
 # ... and not much worse than the picture's clear stretches do (lures under arms and
 # shadows correlate, but less well than the printed pattern where it is in view).
@@ -184,7 +186,7 @@ def find_landmarks(
     pts, nrm, index = st["points"][inside], st["normals"][inside], st["index"][inside]
     ridge, darker = st["ridge"][inside], st["darker"][inside]
     group, sign = st["group"][inside], st["sign"][inside]
-    spreads = np.concatenate([[0.0], np.zeros(4) if spread_mm is None else spread_mm])
+    spreads = np.concatenate([[0.0], np.zeros(SPREAD_GROUPS) if spread_mm is None else spread_mm])
     shift = sign * spreads[np.minimum(group, len(spreads) - 1)]
     _dirs, scale = model.scale_px_per_mm(pts, nrm)
     px_per_mm = float(np.median(scale))
@@ -240,7 +242,12 @@ def _pattern(d_mm: np.ndarray, blur_mm: float) -> np.ndarray:
 
 
 def _part_scores(
-    profile: np.ndarray, win: int, d_mm: np.ndarray, blur_mm: float, with_frame: bool
+    profile: np.ndarray,
+    win: int,
+    d_mm: np.ndarray,
+    blur_mm: float,
+    with_frame: bool,
+    float_scale: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(combined score, thick line's correlation) of every window of length `win` along the
     last axis of `profile`, each part's normalised cross-correlation with the pattern on its
@@ -279,6 +286,17 @@ def _part_scores(
         ncc = cross[..., k] / np.maximum(std, 1e-6)
         # A flat stretch (under half a grey level across the part) says nothing.
         scores.append(np.where(std > 0.5 * np.sqrt(count), ncc, 0.0))
+    # The thin line and the frame are looked for a little either side of where the thick
+    # line puts them: a rough start has the scale across a side wrong by up to ~15 %.
+    floats = [0.0, THIN_FLOAT, FRAME_FLOAT][: len(scores)]
+    step = float(d_mm[1] - d_mm[0]) if len(d_mm) > 1 else 1.0
+    for k in range(1, len(scores)):
+        reach = int(round(floats[k] * float_scale / step))
+        if reach > 0:
+            padded = np.pad(
+                scores[k], [(0, 0)] * (scores[k].ndim - 1) + [(reach, reach)], constant_values=-1.0
+            )
+            scores[k] = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1, axis=-1).max(axis=-1)
     return np.mean(scores, axis=0), scores[0]
 
 
@@ -361,7 +379,10 @@ def snap_base_lines(
         p = np.where(np.isfinite(p), p, np.nan_to_num(fill))
     mid_px_per_mm = float(model.scale_px_per_mm(np.zeros((1, 2)), np.array([[1.0, 0.0]]))[1][0])
     blur_mm = max(1.0, 1.2 / max(mid_px_per_mm * px_scale, 1e-6))
-    ncc, band = _part_scores(p, win, np.arange(win) * SNAP_STEP_MM + lo, blur_mm, with_frame)
+    # Only the first, widest pass starts from a rough outline (scale uncertain); later
+    # passes start from a fit.
+    float_scale = 1.0 if with_frame else 0.2
+    ncc, band = _part_scores(p, win, np.arange(win) * SNAP_STEP_MM + lo, blur_mm, with_frame, float_scale)
     ncc = np.where(band >= MIN_SNAP_NCC, ncc, np.minimum(ncc, band))
     j = np.argmax(ncc, axis=2)  # (4, S)
     scores = np.take_along_axis(ncc, j[..., None], axis=2)[..., 0]

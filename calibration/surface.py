@@ -20,7 +20,7 @@ WORK_WIDTH_PX = 640  # the search runs on a picture this wide
 MIN_REGION_FRACTION = 0.02  # of the picture's area
 REGIONS_PER_MASK = 2
 OPEN_FRACTION = 0.06  # opening radius over the region's size: removes arms, keeps the board
-MERGE_FRACTION = 0.1  # light pieces at least this share of the largest are merged with it
+MERGE_FRACTION = 0.05  # light pieces at least this share of the largest are merged with it
 SIDE_BAND = 0.1  # contour points this close to a side (share of its length) belong to it
 SIDE_CLEAR = 0.15  # ... and this far from its ends (clear of the pockets' rounding)
 MIN_SIDE_RATIO = 0.35  # shortest over longest side of a plausible quadrilateral
@@ -83,7 +83,7 @@ def _quad_of(region: np.ndarray) -> np.ndarray | None:
     contours, _h = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
-    contour = max(contours, key=cv2.contourArea)
+    contour = np.concatenate(contours)  # a region merged from pieces has several
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.02, 0.04, 0.06, 0.08, 0.1):
@@ -124,10 +124,9 @@ def _line_quads(region: np.ndarray) -> list[np.ndarray]:
     contours, _h = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return []
-    contour = max(contours, key=cv2.contourArea)
-    size = float(np.sqrt(max(cv2.contourArea(contour), 1.0)))
+    size = float(np.sqrt(max(sum(cv2.contourArea(c) for c in contours), 1.0)))
     outline = np.zeros_like(region)
-    cv2.drawContours(outline, [contour], -1, 255, 1)
+    cv2.drawContours(outline, contours, -1, 255, 1)
     lines = _hough_lines(outline, size)
     if len(lines) < 4:
         return []
@@ -197,19 +196,17 @@ def _regions(mask: np.ndarray) -> list[tuple[np.ndarray, bool]]:
     for an opened copy: opening rounds what an arm cut)."""
     n, labels, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = MIN_REGION_FRACTION * mask.size
-    big = sorted(
-        (i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area),
-        key=lambda i: -stats[i, cv2.CC_STAT_AREA],
-    )
+    ranked = sorted(range(1, n), key=lambda i: -stats[i, cv2.CC_STAT_AREA])
+    big = [i for i in ranked if stats[i, cv2.CC_STAT_AREA] >= min_area]
     out = []
     for i in big[:REGIONS_PER_MASK]:
         region = (labels == i).astype(np.uint8) * 255
         r = max(2, int(OPEN_FRACTION * np.sqrt(stats[i, cv2.CC_STAT_AREA])))
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
         out += [(region, True), (cv2.morphologyEx(region, cv2.MORPH_OPEN, kernel), False)]
-    if len(big) >= 2:
+    if big:
         largest = stats[big[0], cv2.CC_STAT_AREA]
-        keep = [i for i in big if stats[i, cv2.CC_STAT_AREA] >= MERGE_FRACTION * largest]
+        keep = [i for i in ranked if stats[i, cv2.CC_STAT_AREA] >= MERGE_FRACTION * largest]
         if len(keep) >= 2:
             out.append((np.isin(labels, keep).astype(np.uint8) * 255, True))
     return out
