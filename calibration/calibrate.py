@@ -1,18 +1,23 @@
 """Board calibration from one picture, no prior: hypotheses -> pattern snap -> fine fit -> gates.
 
-1. Hypotheses (`surface.surface_candidates`): quadrilaterals of light regions, several
-   thresholds and outlines; each gives a rough board -> picture homography.
-2. Snap (`search.snap_base_lines`): the base-line pair of every side, matched as a pattern
-   in short stretches over +-120 mm, then +-25 and +-8 mm; a robust fit of the homography
-   and the lens's k1 to the stretches found after each pass. A hand over a side, a start
-   off by tens of mm and a strongly curved lens are absorbed here.
+1. Hypotheses (`surface.surface_candidates`, lazily, most plausible first): quadrilaterals
+   of light regions (several thresholds; outlines as they are, opened, merged, and sides
+   paired from straight runs), each a rough board -> picture homography.
+2. Snap (`search.snap_base_lines`): the base-line pair of every side matched as a pattern in
+   short stretches over +-120 mm (with the frame), then +-25 and +-8 mm; after each pass a
+   fit of the homography (and from the second pass the lens's k1) to the stretches that
+   agree, with a squareness prior for a side that was not found. A hand over a side, an
+   outline off by tens of mm and a strongly curved lens are absorbed here.
 3. Fine fit (`search.find_landmarks`, `model.fit`): every landmark kind (both edges of the
-   thick base lines, the thin base lines, base circles, the centre and outer circles, the
-   arrows) searched within a few mm of the model at full resolution; a robust fit of the
-   homography and k1, k2; twice more with narrower windows.
-4. Gates: enough landmark points, spread over the board, that agree with the fit to a
-   fraction of a millimetre. A hypothesis that fails is dropped and the next one tried; when
-   none passes, the reason of the most convincing is raised.
+   thick base lines, the thin base lines, base circles, pockets, the centre and outer
+   circles, the arrows' shafts) searched within +-4, 2, 1.5 mm at full resolution, each pass
+   followed by a robust fit of the homography, k1, k2 and the marks' nuisance offsets. A fit
+   supported by fewer than SURE_SUPPORT of the landmark samples gets a second look with
+   windows from +-15 mm, and the better supported of the two is kept.
+4. Gates: enough landmark points, spread over the board, agreeing with the fit to a
+   fraction of a millimetre, and a large enough share of the samples in the picture
+   agreeing. The best supported fit that passes wins; a sure one ends the search. When none
+   passes, the first failure's reason is raised.
 
 Orientation convention: the markings are four-fold symmetric, so seat S is the side whose
 middle is nearest the bottom edge of the image, unless `south` names another image edge
@@ -48,7 +53,7 @@ MIN_SNAP_POINTS = 8  # stretches found, of 24, to go on with a hypothesis
 MIN_SNAP_SIDES = 3
 MIN_FIRST_SNAP_SIDES = 2
 MIN_SNAP_LENS_POINTS = 16  # ... to let the snap fit k1 too
-MAX_HYPOTHESES = 4  # distinct hypotheses carried to the fine fit, best snapped first
+MAX_HYPOTHESES = 4  # distinct snapped hypotheses carried to the fine fit
 SAME_FIT_MM = 10.0  # snapped hypotheses this close at the corners are one
 
 # Gates on the final fit.
@@ -72,12 +77,6 @@ class CalibrationResult:
         return self.calibration.to_dict()
 
 
-@dataclass(frozen=True)
-class _Attempt:
-    model: CameraModel
-    score: float
-
-
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -91,12 +90,11 @@ def _surface_model(image_size: tuple[int, int], quad: np.ndarray) -> CameraModel
     return CameraModel.from_homography(image_size, h)
 
 
-def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> _Attempt | None:
+def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraModel | None:
     """The snap passes from one hypothesis; None when the base-line pattern is not there."""
-    score = 0.0
     for search in SNAP_PASSES_MM:
         first = search == SNAP_PASSES_MM[0]
-        obs, ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
+        obs, _ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
         sides = len(set(obs.landmark.tolist()))
         # From a rough outline two sides may be all the first pass finds; the squareness
         # prior carries the fit until the narrower passes find a third.
@@ -110,8 +108,7 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> _Attempt |
         if result.inlier.sum() < MIN_SNAP_POINTS:
             return None
         model = result.model
-        score = float(np.sum(np.clip(ncc, 0, None)))
-    return _Attempt(model, score)
+    return model
 
 
 def _spread(points: np.ndarray) -> float:
@@ -259,14 +256,14 @@ def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> Calib
     outlines = 0
     for quad in surface_candidates(gray):
         outlines += 1
-        attempt = _snap(snap_gray, scale, _surface_model(image_size, quad))
-        if attempt is None or any(_same_fit(attempt.model, t) for t in tried):
+        snapped = _snap(snap_gray, scale, _surface_model(image_size, quad))
+        if snapped is None or any(_same_fit(snapped, t) for t in tried):
             continue
-        tried.append(attempt.model)
+        tried.append(snapped)
         if gray_f is None:
             gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
         try:
-            result, support = _finish(gray_f, attempt.model, south)
+            result, support = _finish(gray_f, snapped, south)
         except CalibrationError as exc:
             failures.append(str(exc))
         else:
@@ -295,9 +292,10 @@ def refine(
     dist: np.ndarray | None = None,
     snap: bool = True,
 ) -> CalibrationResult:
-    """Refine an approximate calibration (homography, lens) against the printed landmarks:
-    the warm start after a small camera move. `k` is accepted for compatibility; the fit
-    works about the nominal camera matrix (the lens is re-expressed when they differ)."""
+    """Refine an approximate calibration (homography `h` to undistorted pixels, camera
+    matrix `k`, distortion `dist`) against the printed landmarks: the warm start after a
+    small camera move. The fit works about the nominal camera matrix; a start about another
+    one is re-expressed (CameraModel.from_calibration)."""
     _check_south(south)
     gray = _gray(gray)
     d = np.zeros(5) if dist is None else np.asarray(dist, float)

@@ -79,8 +79,20 @@ class CameraModel:
 
     @classmethod
     def from_calibration(cls, cal: Calibration) -> CameraModel:
-        """Re-expressed about the nominal camera matrix (exact when `cal` uses it)."""
-        return cls.from_homography(cal.image_size, cal.homography, *cal.dist_coeffs[:2])
+        """Re-expressed about the nominal camera matrix: exact for a camera with square
+        pixels and its principal point at the picture's centre (the lens's coefficients
+        scale with the focal length's ratio), approximate otherwise."""
+        k = np.asarray(cal.camera_matrix, float)
+        nominal = nominal_camera_matrix(cal.image_size)
+        ratio = float(k[0, 0] / nominal[0, 0])  # picture focal over nominal focal
+        hn = (
+            np.linalg.inv(k)
+            @ np.asarray(cal.homography, float)
+            @ np.diag([BOARD_UNIT_MM, BOARD_UNIT_MM, 1.0])
+        )
+        hn = np.diag([ratio, ratio, 1.0]) @ (hn / hn[2, 2])
+        k1, k2 = (float(v) for v in np.asarray(cal.dist_coeffs, float).reshape(-1)[:2])
+        return cls(cal.image_size, hn / hn[2, 2], k1 / ratio**2, k2 / ratio**4)
 
     def homography(self) -> np.ndarray:
         k = nominal_camera_matrix(self.image_size)

@@ -34,6 +34,15 @@ def test_model_round_trips_through_a_calibration():
     assert np.allclose(model.calibration().board_to_image(pts), model.project(pts), atol=1e-3)
 
 
+def test_a_calibration_about_another_focal_length_is_re_expressed_exactly():
+    k = nominal_camera_matrix(SIZE)
+    k[0, 0] = k[1, 1] = 0.7 * k[0, 0]  # a wide lens
+    cal = Calibration(SIZE, k, np.array([-0.3, 0.08, 0.0, 0.0, 0.0]), TRUE_H)
+    model = CameraModel.from_calibration(cal)
+    pts = np.array([[0.0, 0.0], [300.0, -200.0], [-370.0, 370.0], [360.0, 360.0]])
+    assert np.allclose(model.project(pts), cal.board_to_image(pts), atol=1e-3)
+
+
 def test_fit_recovers_the_camera_and_lens_from_curve_points_despite_outliers():
     rng = np.random.default_rng(3)
     true = CameraModel.from_homography(SIZE, TRUE_H, -0.25, 0.02)
