@@ -8,8 +8,11 @@ arrow's head and arc), so that a search along the normal sees one structure.
 
 Kinds (several, so that a board without red circles, or with half its markings under
 hands and coins, still offers enough): base lines (both edges of the thick outer line, the
-thin inner line), base circles, the centre circle, the outer circle, the arrows' shafts
-(which also cover the short corner marks of cheap boards) and the playing surface's edges.
+thin inner line), base circles, the pockets' rims, the centre circle, the outer circle and
+the arrows' shafts (which also cover the short corner marks of cheap boards). The playing
+surface's edge is not among them: the frame stands above the surface and its top hides
+the edge from a camera beyond it; the coarse search (search.snap_base_lines) uses the
+frame only loosely.
 """
 
 from __future__ import annotations
@@ -41,8 +44,6 @@ ARROW_TAIL_CLEAR_MM = 10.0
 # A pocket is sampled on the arc facing the board's centre: elsewhere it touches the frame
 # (and the frame's wall can hide it).
 POCKET_ARC_DEG = 70.0
-# The surface's edges: clear of the pockets at both ends.
-SURFACE_EDGE_CLEAR_MM = g.POCKET_DIAMETER_MM + 10.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,18 +233,3 @@ def fine_landmarks() -> tuple[Landmark, ...]:
         normal = np.tile([-d[1], d[0]], (n, 1))
         out.append(Landmark(f"arrow_{pocket}", "arrow", RIDGE, False, pts, normal))
     return tuple(out)
-
-
-@cache
-def surface_edges() -> tuple[Landmark, ...]:
-    """The playing surface's four edges (light surface, darker frame or wall outside). The
-    frame stands above the surface, so a camera beyond a side sees its top hide the edge:
-    these serve the coarse search, not the final fit."""
-    half = g.HALF_SURFACE_MM - SURFACE_EDGE_CLEAR_MM
-    return tuple(
-        _line(f"surface_{s}", "surface_edge", EDGE, False, s, g.HALF_SURFACE_MM, half) for s in g.SEATS
-    )
-
-
-def landmark_names() -> tuple[str, ...]:
-    return tuple(lm.name for lm in fine_landmarks())

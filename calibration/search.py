@@ -93,15 +93,6 @@ def sample(gray_f: np.ndarray, px: np.ndarray) -> np.ndarray:
     return out.reshape(-1)[:n].reshape(shape)
 
 
-def profiles(
-    gray_f: np.ndarray, model: CameraModel, points: np.ndarray, normals: np.ndarray, offsets_mm: np.ndarray
-) -> np.ndarray:
-    """(N, M) intensities at points + offset * normal (board mm)."""
-    probe = points[:, None, :] + offsets_mm[None, :, None] * normals[:, None, :]
-    px = model.project(probe.reshape(-1, 2)).reshape(len(points), len(offsets_mm), 2)
-    return sample(gray_f, px)
-
-
 def _subpixel(s: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Parabolic refinement of peaks at columns j of the rows of s."""
     rows = np.arange(len(j))
