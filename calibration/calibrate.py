@@ -15,9 +15,10 @@
    supported by fewer than SURE_SUPPORT of the landmark samples gets a second look with
    windows from +-15 mm, and the better supported of the two is kept.
 4. Gates: enough landmark points, spread over the board, agreeing with the fit to a
-   fraction of a millimetre, and a large enough share of the samples in the picture
-   agreeing. The best supported fit that passes wins; a sure one ends the search. When none
-   passes, the first failure's reason is raised.
+   fraction of a millimetre, a large enough share of the samples in the picture agreeing,
+   and a fit that these points pin down everywhere on the surface (its covariance). The
+   best supported fit that passes wins; a sure one ends the search. When none passes, the
+   first failure's reason is raised.
 
 Orientation convention: the markings are four-fold symmetric, so seat S is the side whose
 middle is nearest the bottom edge of the image, unless `south` names another image edge
@@ -36,7 +37,7 @@ from calibration import geometry as g
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
 from calibration.landmarks import Landmark, fine_landmarks
-from calibration.model import CameraModel, FitResult, Observations, fit
+from calibration.model import CameraModel, FitResult, Observations, fit, position_sd_mm
 from calibration.search import find_landmarks, snap_base_lines
 from calibration.surface import surface_candidates
 
@@ -58,12 +59,22 @@ SAME_FIT_MM = 10.0  # snapped hypotheses this close at the corners are one
 
 # Gates on the final fit.
 GATE_MIN_POINTS = 60  # landmark points that agree with the fit
-GATE_MIN_SPREAD = 0.3  # their hull's area over the base-line square's
+GATE_MIN_COVERAGE = 0.3  # their hull's area over the base-line square's
 GATE_MEDIAN_MM = 0.6  # median |residual| of the agreeing points
 GATE_P95_MM = 1.8  # 95th percentile of |residual| over the agreeing points
 GATE_MIN_SUPPORT = 0.6  # agreeing points over the samples searched inside the picture
 SURE_SUPPORT = 0.8  # a fit this well supported is taken without trying the other hypotheses
 INLIER_MM = 1.5  # a point agrees when within this of the fitted curve
+# The landmarks found must pin the board down everywhere on the surface: the predicted
+# standard deviation of a mapped point (from the fit's covariance, model.position_sd_mm)
+# stays under this across a grid over the whole surface. Fits with every side in view
+# reach 0.1 to 0.2 mm; one whose hidden side only the lens and perspective terms place
+# goes beyond (and can be centimetres off there).
+GATE_MAX_POSITION_SD_MM = 0.3
+POSITION_GRID_STEPS = 7
+_POSITION_GRID = np.array(
+    [[x, y] for x in np.linspace(-1, 1, POSITION_GRID_STEPS) for y in np.linspace(-1, 1, POSITION_GRID_STEPS)]
+) * (g.HALF_SURFACE_MM - g.POCKET_DIAMETER_MM)
 
 
 @dataclass(frozen=True)
@@ -111,7 +122,8 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraMode
     return model
 
 
-def _spread(points: np.ndarray) -> float:
+def _coverage(points: np.ndarray) -> float:
+    """Area of the points' hull (board mm) over the base-line square's."""
     if len(points) < 3:
         return 0.0
     hull = cv2.convexHull(points.astype(np.float32))
@@ -157,15 +169,21 @@ def _judge(
         raise CalibrationError(
             f"only {n} landmark points agree with the board's fit (at least {GATE_MIN_POINTS})"
         )
-    spread = _spread(obs.model_mm[agree])
-    if spread < GATE_MIN_SPREAD:
+    coverage = _coverage(obs.model_mm[agree])
+    if coverage < GATE_MIN_COVERAGE:
         raise CalibrationError(
-            f"the landmarks found cover too little of the board ({spread:.0%} of the base-line square)"
+            f"the landmarks found cover too little of the board ({coverage:.0%} of the base-line square)"
         )
     support = n / max(searched, 1)
     if support < GATE_MIN_SUPPORT:
         raise CalibrationError(
             f"the board fit is doubtful: only {support:.0%} of the printed landmarks agree with it"
+        )
+    sd = float(np.max(position_sd_mm(result.model, obs, result, _POSITION_GRID)))
+    if sd > GATE_MAX_POSITION_SD_MM:
+        raise CalibrationError(
+            f"the landmarks found leave part of the board loosely placed (to {sd:.2f} mm, 1 sd): "
+            "too much of it hidden"
         )
     median, p95 = float(np.median(r[agree])), float(np.percentile(r[agree], 95))
     if median > GATE_MEDIAN_MM or p95 > GATE_P95_MM:

@@ -391,3 +391,48 @@ def fit(
     u = np.clip(np.abs(r) / (4.685 * scale), 0.0, 1.0)
     weight = (1.0 - u * u) ** 2
     return FitResult(final, r, weight, weight > 0, p[N_CAMERA:].copy())
+
+
+def position_sd_mm(
+    model: CameraModel, obs: Observations, result: FitResult, points_mm: np.ndarray, floor_mm: float = 0.1
+) -> np.ndarray:
+    """How well the fit's observations pin the board down at each point: the standard
+    deviation (board mm, the larger axis) of where a picture point maps, from the
+    parameters' covariance (weighted residual variance, at least `floor_mm` squared, times the
+    inverse normal matrix with the lens and offset priors). Large where nothing was seen
+    near a point and the lens and perspective terms extrapolate."""
+    n = len(obs)
+    group, sign = obs.groups()
+    p = np.concatenate([model.params(), result.spread_mm])
+    n_img, px_per_mm = model.scale_px_per_mm(obs.model_mm, obs.normal_mm)
+    _px, dpx = _project_jac(p, obs.model_mm, model.focal, model.centre)
+    jac = np.zeros((n, N_PARAMS))
+    jac[:, :N_CAMERA] = (dpx[:, 0, :] * n_img[:, :1] + dpx[:, 1, :] * n_img[:, 1:]) / px_per_mm[:, None]
+    for k in range(1, SPREAD_GROUPS + 1):
+        jac[:, N_CAMERA + k - 1] = np.where(group == k, sign, 0.0)
+    w = result.weight
+    free = np.flatnonzero(np.any(jac[w > 0] != 0.0, axis=0))
+    prior = np.zeros(N_PARAMS)
+    prior[8], prior[9] = 1.0 / K1_PRIOR_SD**2, 1.0 / K2_PRIOR_SD**2
+    prior[N_CAMERA:] = 1.0 / SPREAD_PRIOR_SD_MM**2
+    jf = jac[:, free]
+    a = jf.T @ (jf * w[:, None]) + np.diag(prior[free])
+    dof = max(float(w.sum()) - len(free), 1.0)
+    variance = max(float(np.sum(w * result.residual_mm**2)) / dof, floor_mm**2)
+    try:
+        cov = variance * np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        return np.full(len(points_mm), np.inf)
+    _q, dq = _project_jac(p, points_mm, model.focal, model.centre)
+    dq = dq[:, :, free[free < N_CAMERA]]
+    cov_cam = cov[np.ix_(free < N_CAMERA, free < N_CAMERA)]
+    pix_cov = dq @ cov_cam @ np.transpose(dq, (0, 2, 1))  # (M, 2, 2) pixels^2
+    # Pixels to board mm: the inverse of the local board -> picture Jacobian.
+    step = 0.5
+    base = model.project(points_mm)
+    dx = (model.project(points_mm + [step, 0.0]) - base) / step
+    dy = (model.project(points_mm + [0.0, step]) - base) / step
+    local = np.stack([dx, dy], axis=2)  # (M, 2, 2): d(px)/d(mm)
+    inv = np.linalg.inv(local)
+    board_cov = inv @ pix_cov @ np.transpose(inv, (0, 2, 1))
+    return np.sqrt(np.linalg.eigvalsh(board_cov)[:, -1])

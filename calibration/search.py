@@ -44,12 +44,19 @@ SNAP_STEP_MM = 1.0
 # being required: a single correlation over the whole pattern also rewards the thin line's
 # template lying on the thick line (a lure 26 to 32 mm outwards when the pattern is
 # partly hidden).
-SNAP_LINES_MM = (85.0, 150.0)
-SNAP_FRAME_MM = (-40.0, 150.0)
-BAND_PART_MM = (90.0, 119.0)  # the thick line with bare surface either side
-THIN_PART_MM = (121.0, 147.0)  # the thin line with bare surface either side
-FRAME_PART_MM = (-40.0, 40.0)  # the frame, then bare surface
-FRAME_SKIP_MM = (-12.0, 6.0)  # ... less its inner wall and shadow
+PART_MARGIN_MM = 12.0  # bare surface either side of a line in its part of the comparison
+_THICK_AT = g.BASE_LINE_FROM_FRAME_MM
+_THIN_AT = g.BASE_LINE_FROM_FRAME_MM + g.BASE_LINE_GAP_MM
+BAND_PART_MM = (_THICK_AT - PART_MARGIN_MM, _THICK_AT + g.OUTER_BASE_LINE_THICKNESS_MM + PART_MARGIN_MM)
+THIN_PART_MM = (_THIN_AT - PART_MARGIN_MM, _THIN_AT + g.INNER_BASE_LINE_THICKNESS_MM + PART_MARGIN_MM)
+# The frame's part reaches this far either side of the surface's edge: less than the
+# narrowest frame, so it stays on the frame, and well short of the thick line.
+FRAME_CONTEXT_MM = 40.0
+FRAME_PART_MM = (-FRAME_CONTEXT_MM, FRAME_CONTEXT_MM)
+FRAME_SKIP_MM = (-12.0, 6.0)  # ... less the frame's inner wall and its shadow
+SNAP_LINES_MM = (BAND_PART_MM[0], THIN_PART_MM[1])
+SNAP_FRAME_MM = (FRAME_PART_MM[0], THIN_PART_MM[1])
+assert min(g.FRAME_BREADTH_RANGE_MM[0], BAND_PART_MM[0]) > FRAME_CONTEXT_MM
 THIN_FLOAT = 5.0  # mm either side the thin line may sit from where the thick one puts it
 FRAME_FLOAT = 20.0  # ... and the frame
 MIN_SNAP_NCC = 0.55  # a stretch counts when the pattern correlates at least this well
