@@ -55,7 +55,7 @@ MIN_SNAP_SIDES = 3
 MIN_FIRST_SNAP_SIDES = 2
 MIN_SNAP_LENS_POINTS = 16  # ... to let the snap fit k1 too
 MAX_HYPOTHESES = 4  # distinct snapped hypotheses carried to the fine fit
-SAME_FIT_MM = 10.0  # snapped hypotheses this close at the corners are one
+SAME_FIT_MM = 1.5  # a snapped hypothesis this close (at the corners) to one tried adds nothing
 
 # Gates on the final fit.
 GATE_MIN_POINTS = 60  # landmark points that agree with the fit
@@ -63,7 +63,7 @@ GATE_MIN_COVERAGE = 0.3  # their hull's area over the base-line square's
 GATE_MEDIAN_MM = 0.6  # median |residual| of the agreeing points
 GATE_P95_MM = 1.8  # 95th percentile of |residual| over the agreeing points
 GATE_MIN_SUPPORT = 0.6  # agreeing points over the samples searched inside the picture
-SURE_SUPPORT = 0.8  # a fit this well supported is taken without trying the other hypotheses
+SURE_SUPPORT = 0.7  # a fit this well supported is taken without trying the other hypotheses
 INLIER_MM = 1.5  # a point agrees when within this of the fitted curve
 # The landmarks found must pin the board down everywhere on the surface: the predicted
 # standard deviation of a mapped point (from the fit's covariance, model.position_sd_mm)
@@ -103,15 +103,23 @@ def _surface_model(image_size: tuple[int, int], quad: np.ndarray) -> CameraModel
 
 def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraModel | None:
     """The snap passes from one hypothesis; None when the base-line pattern is not there."""
+    found_before: dict[int, Observations] = {}
     for search in SNAP_PASSES_MM:
         first = search == SNAP_PASSES_MM[0]
         obs, _ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
-        sides = len(set(obs.landmark.tolist()))
+        sides = set(obs.landmark.tolist())
         # From a rough outline two sides may be all the first pass finds; the squareness
         # prior carries the fit until the narrower passes find a third.
-        if len(obs) < MIN_SNAP_POINTS or sides < (MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES):
+        if len(obs) < MIN_SNAP_POINTS or len(sides) < (MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES):
             return None
-        lens = len(obs) >= MIN_SNAP_LENS_POINTS and not first
+        # A side found before (the wide pattern includes the frame) but not in this pass
+        # (a hand over its thin line) keeps what was found: left free, the lens and
+        # perspective terms would swing it away.
+        kept = [o for side, o in found_before.items() if side not in sides]
+        found_before.update({side: _select(obs, obs.landmark == side) for side in sides})
+        obs = Observations.concat([obs, *kept])
+        # k1 only from all four sides: from three it mostly moves the fourth.
+        lens = len(obs) >= MIN_SNAP_LENS_POINTS and not first and len(set(obs.landmark.tolist())) == 4
         # The first pass may move a side far (an arm made the outline wrong): the outline
         # is held loosely, the board's squareness fills in a side that was not found.
         prior = SNAP_FIRST_PRIOR_MM if first else SNAP_PRIOR_MM
@@ -120,6 +128,18 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraMode
             return None
         model = result.model
     return model
+
+
+def _select(obs: Observations, mask: np.ndarray) -> Observations:
+    group, sign = obs.groups()
+    return Observations(
+        obs.model_mm[mask],
+        obs.normal_mm[mask],
+        obs.found_px[mask],
+        obs.landmark[mask],
+        group[mask],
+        sign[mask],
+    )
 
 
 def _coverage(points: np.ndarray) -> float:
@@ -241,7 +261,9 @@ def _same_fit(a: CameraModel, b: CameraModel) -> bool:
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
     pa, pb = a.project(corners), b.project(corners)
     scale = np.linalg.norm(pa[0] - pa[2]) / (2 * np.sqrt(2) * g.HALF_SURFACE_MM)  # px per mm
-    return bool(np.max(np.linalg.norm(pa - pb, axis=1)) < SAME_FIT_MM * scale)
+    # Up to the quarter turn that names the sides.
+    gap = min(np.max(np.linalg.norm(pa - np.roll(pb, k, axis=0), axis=1)) for k in range(4))
+    return bool(gap < SAME_FIT_MM * scale)
 
 
 def _check_south(south: str | None) -> None:
@@ -271,13 +293,14 @@ def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> Calib
     failures: list[str] = []
     tried: list[CameraModel] = []
     best: tuple[CalibrationResult, float] | None = None
-    outlines = 0
+    outlines = fitted = 0
     for quad in surface_candidates(gray):
         outlines += 1
         snapped = _snap(snap_gray, scale, _surface_model(image_size, quad))
         if snapped is None or any(_same_fit(snapped, t) for t in tried):
             continue
         tried.append(snapped)
+        fitted += 1
         if gray_f is None:
             gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
         try:
@@ -285,11 +308,14 @@ def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> Calib
         except CalibrationError as exc:
             failures.append(str(exc))
         else:
+            tried.append(
+                CameraModel.from_calibration(result.calibration)
+            )  # later starts landing here add nothing
             if best is None or support > best[1]:
                 best = (result, support)
             if support >= SURE_SUPPORT:
                 break
-        if len(tried) >= MAX_HYPOTHESES:
+        if fitted >= MAX_HYPOTHESES:
             break
     if best is not None:
         return best[0]

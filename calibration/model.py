@@ -48,6 +48,7 @@ K1_PRIOR_SD = 1.0
 K2_PRIOR_SD = 0.15
 FD_STEP = 1e-6  # finite-difference step on the normalised parameters
 CONVERGED_STEP = 1e-7  # normalised parameter change (about 1e-4 px) that ends the iterations
+CONVERGED_COST = 1e-4  # ... or relative decrease of the cost
 
 
 @dataclass(frozen=True)
@@ -377,13 +378,16 @@ def fit(
                 continue
             trial = p.copy()
             trial[free_idx] += delta
-            if cost(trial, weight) < cost0:
+            new_cost = cost(trial, weight)
+            if new_cost < cost0:
                 p = trial
                 lam = max(lam / 3, 1e-7)
                 improved = True
                 break
             lam *= 10
         if not improved or np.max(np.abs(delta)) < CONVERGED_STEP:
+            break
+        if it > 0 and cost0 - new_cost < CONVERGED_COST * cost0:
             break
     final = model.with_params(p)
     r, _j = obs_resid(p, False)
