@@ -108,9 +108,7 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraMode
         first = search == SNAP_PASSES_MM[0]
         obs, _ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
         sides = set(obs.landmark.tolist())
-        # From a rough outline two sides may be all the first pass finds; the squareness
-        # prior carries the fit until the narrower passes find a third.
-        if len(obs) < MIN_SNAP_POINTS or len(sides) < (MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES):
+        if len(sides) < MIN_FIRST_SNAP_SIDES:
             return None
         # A side found before (the wide pattern includes the frame) but not in this pass
         # (a hand over its thin line) keeps what was found: left free, the lens and
@@ -118,6 +116,12 @@ def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraMode
         kept = [o for side, o in found_before.items() if side not in sides]
         found_before.update({side: _select(obs, obs.landmark == side) for side in sides})
         obs = Observations.concat([obs, *kept])
+        # From a rough outline two sides may be all the first pass finds; the squareness
+        # prior carries the fit until the narrower passes find a third.
+        if len(obs) < MIN_SNAP_POINTS or len(set(obs.landmark.tolist())) < (
+            MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES
+        ):
+            return None
         # k1 only from all four sides: from three it mostly moves the fourth.
         lens = len(obs) >= MIN_SNAP_LENS_POINTS and not first and len(set(obs.landmark.tolist())) == 4
         # The first pass may move a side far (an arm made the outline wrong): the outline

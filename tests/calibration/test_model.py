@@ -113,3 +113,39 @@ def test_calibration_from_the_fit_uses_the_nominal_camera():
     assert isinstance(cal, Calibration)
     assert np.allclose(cal.camera_matrix, nominal_camera_matrix(SIZE))
     assert cal.dist_coeffs[0] == pytest.approx(-0.2) and cal.landmarks == ("base_line_S_outer",)
+
+
+def test_snap_keeps_a_side_an_earlier_pass_found(monkeypatch):
+    """A hand over one side's thin line: the wide first pass finds three sides, the narrower
+    passes only two. The side found first keeps its points (and the snap goes on) instead
+    of being dropped or left to the lens and perspective terms."""
+    from calibration import calibrate
+
+    true = CameraModel.from_homography(SIZE, TRUE_H, -0.05, 0.0)
+    passes: list[float] = []
+
+    def fake_snap(_gray, model, search, _scale, with_frame=False):
+        passes.append(search)
+        sides = (0, 1, 2) if with_frame else (0, 1)
+        pts, normals, index = [], [], []
+        for side in sides:
+            seat = g.SEATS[side]
+            for along in np.linspace(-180.0, 180.0, 6):
+                pts.append(g.seat_to_board(seat, along, g.OUTER_BASE_LINE_EDGE_MM))
+                normals.append(-g.seat_normal(seat))
+                index.append(side)
+        pts_mm = np.array(pts)
+        return Observations(pts_mm, np.array(normals), true.project(pts_mm), np.array(index)), None
+
+    monkeypatch.setattr(calibrate, "snap_base_lines", fake_snap)
+    start = CameraModel.from_homography(
+        SIZE, TRUE_H @ np.array([[1.03, 0.0, 8.0], [0.0, 0.98, -6.0], [0, 0, 1]])
+    )
+    snapped = calibrate._snap(np.zeros((10, 10), np.float32), 1.0, start)
+    assert passes == list(calibrate.SNAP_PASSES_MM)
+    assert snapped is not None
+    # The N side's line, seen in the first pass only, is where the truth has it.
+    north = fake_snap(None, None, 0.0, None, with_frame=True)[0]
+    from calibration.model import residuals_mm
+
+    assert np.abs(residuals_mm(snapped, north)).max() < 0.3
