@@ -1,18 +1,24 @@
-"""Board calibration from one picture: playing surface -> base lines -> homography (+ k1).
+"""Board calibration from one picture, no prior: hypotheses -> pattern snap -> fine fit -> gates.
 
-Steps (each narrows the search of the next):
-1. the playing surface: the largest light, convex, four-cornered region (Otsu on a
-   downscaled picture) gives a coarse homography; its pockets cut the corners, so it is
-   only good to a few mm;
-2. the surface's four edges: gradient peaks along normals of the projected edges, robust
-   line fits; their intersections give a better homography. They are not used for the
-   final fit because the frame stands above the surface (its top hides the near edge);
-3. the two edges of each side's thick outer base line (8 printed straight edges): gradient
-   peaks of the expected sign, searched in a narrow window; all edge points also fix the
-   radial distortion k1 (with the nominal camera matrix) as the value that makes the
-   printed lines straightest;
-4. the final homography maps the 16 intersections of those 8 edges (model) to their
-   image intersections (undistorted).
+1. Hypotheses (`surface.surface_candidates`, lazily, most plausible first): quadrilaterals
+   of light regions (several thresholds; outlines as they are, opened, merged, and sides
+   paired from straight runs), each a rough board -> picture homography.
+2. Snap (`search.snap_base_lines`): the base-line pair of every side matched as a pattern in
+   short stretches over +-120 mm (with the frame), then +-25 and +-8 mm; after each pass a
+   fit of the homography (and from the second pass the lens's k1) to the stretches that
+   agree, with a squareness prior for a side that was not found. A hand over a side, an
+   outline off by tens of mm and a strongly curved lens are absorbed here.
+3. Fine fit (`search.find_landmarks`, `model.fit`): every landmark kind (both edges of the
+   thick base lines, the thin base lines, base circles, pockets, the centre and outer
+   circles, the arrows' shafts) searched within +-4, 2, 1.5 mm at full resolution, each pass
+   followed by a robust fit of the homography, k1, k2 and the marks' nuisance offsets. A fit
+   supported by fewer than SURE_SUPPORT of the landmark samples gets a second look with
+   windows from +-15 mm, and the better supported of the two is kept.
+4. Gates: enough landmark points, spread over the board, agreeing with the fit to a
+   fraction of a millimetre, a large enough share of the samples in the picture agreeing,
+   and a fit that these points pin down everywhere on the surface (its covariance). The
+   best supported fit that passes wins; a sure one ends the search. When none passes, the
+   first failure's reason is raised.
 
 Orientation convention: the markings are four-fold symmetric, so seat S is the side whose
 middle is nearest the bottom edge of the image, unless `south` names another image edge
@@ -28,331 +34,194 @@ import cv2
 import numpy as np
 
 from calibration import geometry as g
-from calibration.camera import Calibration, nominal_camera_matrix
+from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
+from calibration.landmarks import Landmark, fine_landmarks
+from calibration.model import CameraModel, FitResult, Observations, fit, position_sd_mm
+from calibration.search import find_landmarks, snap_base_lines
+from calibration.surface import surface_candidates
 
-WORK_WIDTH_PX = 640  # the surface search runs on a picture this wide
-MIN_SURFACE_FRACTION = 0.04  # of the picture area
-MIN_SOLIDITY = 0.65  # region area / convex hull area (hands and coins bite into it)
-EDGE_SAMPLES = 80  # per printed edge
-MIN_EDGE_FOUND = 0.35  # fraction of an edge's samples that must show a peak
-MIN_EDGES = 6  # of the 8 outer base line edges, on all four sides
-GATE_MEDIAN_MM = 1.0  # residual of the edge points to their model lines
-GATE_P95_MM = 2.5
-K1_RANGE = (-0.45, 0.45)
 SOUTH_EDGES = ("bottom", "top", "left", "right")
 
-# The outer base line's two printed edges, as distances inward from the surface edge.
-_OUTER_EDGE_MM = g.BASE_LINE_FROM_FRAME_MM
-_INNER_EDGE_MM = g.BASE_LINE_FROM_FRAME_MM + g.OUTER_BASE_LINE_THICKNESS_MM
-_LINE_HALF_SPAN_MM = g.BASE_CIRCLE_ALONG_MM - g.BASE_CIRCLE_RADIUS_MM - 8.0  # clear of the circles
-_SURFACE_HALF_SPAN_MM = g.HALF_SURFACE_MM - g.POCKET_DIAMETER_MM - 10.0  # clear of the pockets
+SNAP_WIDTH_PX = 960  # the pattern snap runs on a copy at most this wide
+SNAP_PASSES_MM = (120.0, 25.0, 8.0)  # search ranges of the snap passes
+FINE_WINDOWS_MM = (4.0, 2.0, 1.5)  # search windows of the fine passes
+WIDE_WINDOWS_MM = (15.0, 6.0, 2.5, 1.5)  # ... of a second look when the first is not sure
+FINE_BLUR_PX = 0.8  # light smoothing before the fine profiles (noise, JPEG blocks)
+SNAP_PRIOR_MM = 40.0  # how firmly the snap keeps the hypothesis where stretches are missing
+SNAP_FIRST_PRIOR_MM = 150.0  # ... in its first, widest pass
+MIN_SNAP_POINTS = 8  # stretches found, of 24, to go on with a hypothesis
+MIN_SNAP_SIDES = 3
+MIN_FIRST_SNAP_SIDES = 2
+MIN_SNAP_LENS_POINTS = 16  # ... to let the snap fit k1 too
+MAX_HYPOTHESES = 4  # distinct snapped hypotheses carried to the fine fit
+SAME_FIT_MM = 1.5  # a snapped hypothesis this close (at the corners) to one tried adds nothing
 
-
-@dataclass(frozen=True)
-class ModelEdge:
-    """A straight printed edge: board points on it, its inward unit normal, the sign of the
-    brightness step crossing it inwards (+1 light to dark... -1 dark to light)."""
-
-    name: str
-    seat: g.Seat
-    inward_mm: float  # distance from the surface edge
-    half_span_mm: float
-    darker_inward: bool  # brightness drops when crossing it towards the centre
-
-    def points(self, n: int) -> np.ndarray:
-        along = np.linspace(-self.half_span_mm, self.half_span_mm, n)
-        return np.array([g.seat_to_board(self.seat, a, g.HALF_SURFACE_MM - self.inward_mm) for a in along])
-
-    def normal_in(self) -> np.ndarray:
-        return -g.seat_normal(self.seat)
-
-    def line(self) -> tuple[np.ndarray, np.ndarray]:
-        """(point, unit direction) of the edge in board mm."""
-        return g.seat_to_board(self.seat, 0.0, g.HALF_SURFACE_MM - self.inward_mm), g.seat_along(self.seat)
-
-
-SURFACE_EDGES = tuple(ModelEdge(f"surface_{s}", s, 0.0, _SURFACE_HALF_SPAN_MM, False) for s in g.SEATS)
-BASE_LINE_EDGES = tuple(
-    ModelEdge(f"base_line_{s}_{part}", s, inward, _LINE_HALF_SPAN_MM, darker)
-    for s in g.SEATS
-    for part, inward, darker in (("outer", _OUTER_EDGE_MM, True), ("inner", _INNER_EDGE_MM, False))
-)
+# Gates on the final fit.
+GATE_MIN_POINTS = 60  # landmark points that agree with the fit
+GATE_MIN_COVERAGE = 0.3  # their hull's area over the base-line square's
+GATE_MEDIAN_MM = 0.6  # median |residual| of the agreeing points
+GATE_P95_MM = 1.8  # 95th percentile of |residual| over the agreeing points
+GATE_MIN_SUPPORT = 0.6  # agreeing points over the samples searched inside the picture
+SURE_SUPPORT = 0.7  # a fit this well supported is taken without trying the other hypotheses
+INLIER_MM = 1.5  # a point agrees when within this of the fitted curve
+# The landmarks found must pin the board down everywhere on the surface: the predicted
+# standard deviation of a mapped point (from the fit's covariance, model.position_sd_mm)
+# stays under this across a grid over the whole surface. Fits with every side in view
+# reach 0.1 to 0.2 mm; one whose hidden side only the lens and perspective terms place
+# goes beyond (and can be centimetres off there).
+GATE_MAX_POSITION_SD_MM = 0.3
+POSITION_GRID_STEPS = 7
+_POSITION_GRID = np.array(
+    [[x, y] for x in np.linspace(-1, 1, POSITION_GRID_STEPS) for y in np.linspace(-1, 1, POSITION_GRID_STEPS)]
+) * (g.HALF_SURFACE_MM - g.POCKET_DIAMETER_MM)
 
 
 @dataclass(frozen=True)
 class CalibrationResult:
     calibration: Calibration
-    reprojection_error_mm: float
-    landmarks: tuple[str, ...]
+    reprojection_error_mm: float  # median |residual| of the landmark points used
+    landmarks: tuple[str, ...]  # the landmarks that carried the fit
     p95_error_mm: float
 
     def to_dict(self) -> dict[str, Any]:
         return self.calibration.to_dict()
 
 
-# ----------------------------------------------------------------------------- surface
+# ----------------------------------------------------------------------------- helpers
 
 
-def _order_corners(quad: np.ndarray) -> np.ndarray:
-    """Corners in the order of board corners SW, SE, NE, NW for a non-mirrored view: with
-    image y down that is a negative signed area (board anticlockwise = image clockwise)."""
-    quad = quad.reshape(4, 2).astype(np.float64)
-    x, y = quad[:, 0], quad[:, 1]
-    area = 0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)
-    return quad if area < 0 else quad[::-1].copy()
+def _gray(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def find_surface(gray: np.ndarray) -> np.ndarray:
-    """Four image corners (px) of the light playing surface, or NoBoardFound."""
-    height, width = gray.shape
-    scale = WORK_WIDTH_PX / width
-    small = cv2.resize(gray, (WORK_WIDTH_PX, max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    _t, mask = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    # Close over the thin printed lines and coins, open away thin bright clutter.
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    contours, _h = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        raise NoBoardFound("no light playing surface in the picture")
-    contour = max(contours, key=cv2.contourArea)
-    area = cv2.contourArea(contour)
-    if area < MIN_SURFACE_FRACTION * mask.size:
-        raise NoBoardFound("no light region large enough to be a playing surface")
-    hull = cv2.convexHull(contour)
-    solidity = area / max(cv2.contourArea(hull), 1.0)
-    if solidity < MIN_SOLIDITY:
-        raise NoBoardFound(f"the largest light region is not a square surface (solidity {solidity:.2f})")
-    perimeter = cv2.arcLength(hull, True)
-    quad = None
-    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
-        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
-        if len(approx) == 4:
-            quad = approx
-            break
-    if quad is None:
-        raise NoBoardFound("the light region has no four clear corners")
-    quad = quad.reshape(4, 2).astype(np.float64)
-    margin = 2
-    on_border = (quad[:, 0] <= margin) | (quad[:, 0] >= mask.shape[1] - 1 - margin)
-    on_border |= (quad[:, 1] <= margin) | (quad[:, 1] >= mask.shape[0] - 1 - margin)
-    if on_border.sum() >= 2:
-        raise NoBoardFound("the light region runs off the picture: no frame around a playing surface")
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    if sides.min() < 0.4 * sides.max():
-        raise NoBoardFound("the light region is not square enough to be a playing surface")
-    quad = _refit_sides(contour.reshape(-1, 2).astype(np.float64), quad)
-    return _order_corners(quad / scale)
+def _surface_model(image_size: tuple[int, int], quad: np.ndarray) -> CameraModel:
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
+    h = cv2.getPerspectiveTransform(corners.astype(np.float32), quad.astype(np.float32))
+    return CameraModel.from_homography(image_size, h)
 
 
-def _ransac_line(
-    pts: np.ndarray, rng: np.random.Generator, tol: float = 2.0
-) -> tuple[np.ndarray, np.ndarray]:
-    best_keep = None
-    for _ in range(60):
-        a, b = pts[rng.choice(len(pts), 2, replace=False)]
-        d = b - a
-        if np.hypot(*d) < 1e-6:
-            continue
-        n = np.array([-d[1], d[0]]) / np.hypot(*d)
-        keep = np.abs((pts - a) @ n) < tol
-        if best_keep is None or keep.sum() > best_keep.sum():
-            best_keep = keep
-    line = cv2.fitLine(pts[best_keep].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).reshape(-1)
-    return line[2:].astype(np.float64), line[:2].astype(np.float64)
+def _snap(snap_gray: np.ndarray, scale: float, model: CameraModel) -> CameraModel | None:
+    """The snap passes from one hypothesis; None when the base-line pattern is not there."""
+    found_before: dict[int, Observations] = {}
+    for search in SNAP_PASSES_MM:
+        first = search == SNAP_PASSES_MM[0]
+        obs, _ncc = snap_base_lines(snap_gray, model, search, scale, with_frame=first)
+        sides = set(obs.landmark.tolist())
+        if len(sides) < MIN_FIRST_SNAP_SIDES:
+            return None
+        # A side found before (the wide pattern includes the frame) but not in this pass
+        # (a hand over its thin line) keeps what was found: left free, the lens and
+        # perspective terms would swing it away.
+        kept = [o for side, o in found_before.items() if side not in sides]
+        found_before.update({side: _select(obs, obs.landmark == side) for side in sides})
+        obs = Observations.concat([obs, *kept])
+        # From a rough outline two sides may be all the first pass finds; the squareness
+        # prior carries the fit until the narrower passes find a third.
+        if len(obs) < MIN_SNAP_POINTS or len(set(obs.landmark.tolist())) < (
+            MIN_FIRST_SNAP_SIDES if first else MIN_SNAP_SIDES
+        ):
+            return None
+        # k1 only from all four sides: from three it mostly moves the fourth.
+        lens = len(obs) >= MIN_SNAP_LENS_POINTS and not first and len(set(obs.landmark.tolist())) == 4
+        # The first pass may move a side far (an arm made the outline wrong): the outline
+        # is held loosely, the board's squareness fills in a side that was not found.
+        prior = SNAP_FIRST_PRIOR_MM if first else SNAP_PRIOR_MM
+        result = fit(model, obs, fit_lens=lens, prior_sd=prior, square=True, robust=False)
+        if result.inlier.sum() < MIN_SNAP_POINTS:
+            return None
+        model = result.model
+    return model
 
 
-def _refit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Corners as intersections of straight sides fitted (RANSAC) to the region's outline:
-    the pockets round the corners off and hands bulge the outline, the sides stay straight."""
-    rng = np.random.default_rng(0)  # fixed: the same picture always gives the same fit
-    for _ in range(2):
-        lines = []
-        for i in range(4):
-            a, b = quad[i], quad[(i + 1) % 4]
-            d = (b - a) / max(np.hypot(*(b - a)), 1e-9)
-            n = np.array([-d[1], d[0]])
-            t = (contour - a) @ d
-            length = np.hypot(*(b - a))
-            near = (np.abs((contour - a) @ n) < 0.08 * length) & (t > 0.1 * length) & (t < 0.9 * length)
-            if near.sum() < 10:
-                return quad
-            lines.append(_ransac_line(contour[near], rng))
-        new = np.array([_intersect(*lines[i - 1], *lines[i]) for i in range(4)])
-        if not np.all(np.isfinite(new)):
-            return quad
-        quad = new
-    return quad
-
-
-# ----------------------------------------------------------------------------- edges
-
-
-def _project(h: np.ndarray, k: np.ndarray, dist: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
-    und = cv2.perspectiveTransform(pts_mm.reshape(-1, 1, 2), h).reshape(-1, 2)
-    if not np.any(dist):
-        return und
-    from calibration.camera import distort_pixels
-
-    return distort_pixels(und, k, dist)
-
-
-def _undistort(k: np.ndarray, dist: np.ndarray, px: np.ndarray) -> np.ndarray:
-    if not np.any(dist) or len(px) == 0:
-        return px
-    return cv2.undistortPoints(px.reshape(-1, 1, 2), k, dist, P=k).reshape(-1, 2)
-
-
-def _edge_points(
-    gray_f: np.ndarray,
-    h: np.ndarray,
-    k: np.ndarray,
-    dist: np.ndarray,
-    edge: ModelEdge,
-    search_mm: float,
-    signed: bool,
-) -> np.ndarray:
-    """Subpixel image points (distorted px) of one printed edge, NaN rows where none."""
-    pts = edge.points(EDGE_SAMPLES)
-    step_mm = 0.5
-    offsets = np.arange(-search_mm, search_mm + step_mm / 2, step_mm)
-    probe = pts[:, None, :] + offsets[None, :, None] * edge.normal_in()[None, None, :]
-    img = _project(h, k, dist, probe.reshape(-1, 2)).astype(np.float32)
-    profile = cv2.remap(
-        gray_f,
-        img[:, 0].reshape(len(pts), -1),
-        img[:, 1].reshape(len(pts), -1),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=np.nan,
+def _select(obs: Observations, mask: np.ndarray) -> Observations:
+    group, sign = obs.groups()
+    return Observations(
+        obs.model_mm[mask],
+        obs.normal_mm[mask],
+        obs.found_px[mask],
+        obs.landmark[mask],
+        group[mask],
+        sign[mask],
     )
-    grad = np.gradient(profile, axis=1)  # brightness change per step inwards
-    strength = -grad if edge.darker_inward else grad
-    if not signed:
-        strength = np.abs(grad)
-    strength = np.nan_to_num(strength, nan=0.0)
-    best = np.argmax(strength, axis=1)
-    out = np.full((len(pts), 2), np.nan)
-    peaks = strength[np.arange(len(pts)), best]
-    floor = max(0.5, 0.3 * float(np.median(peaks)))  # a fraction of the edge's usual contrast
-    for i, j in enumerate(best):
-        if j <= 0 or j >= len(offsets) - 1 or not np.isfinite(profile[i]).all():
-            continue
-        s0, s1, s2 = strength[i, j - 1], strength[i, j], strength[i, j + 1]
-        if s1 < floor:
-            continue
-        denom = s0 - 2 * s1 + s2
-        frac = 0.5 * (s0 - s2) / denom if denom < 0 else 0.0
-        off = offsets[j] + float(np.clip(frac, -0.5, 0.5)) * step_mm
-        out[i] = pts[i] + off * edge.normal_in()
-    good = np.isfinite(out[:, 0])
-    found = np.full((len(pts), 2), np.nan)
-    if good.any():
-        found[good] = _project(h, k, dist, out[good])
-    return found
 
 
-def _fit_line(px: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Robust line (point, direction) and the inlier mask (two Huber passes + a cut)."""
-    line = cv2.fitLine(px.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(-1)
-    d, p = line[:2].astype(np.float64), line[2:].astype(np.float64)
-    n = np.array([-d[1], d[0]])
-    r = np.abs((px - p) @ n)
-    keep = r < max(1.5, 3.0 * np.median(r) * 1.4826)
-    if keep.sum() >= 4:
-        line = cv2.fitLine(px[keep].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).reshape(-1)
-        d, p = line[:2].astype(np.float64), line[2:].astype(np.float64)
-    return p, d, keep
+def _coverage(points: np.ndarray) -> float:
+    """Area of the points' hull (board mm) over the base-line square's."""
+    if len(points) < 3:
+        return 0.0
+    hull = cv2.convexHull(points.astype(np.float32))
+    return float(cv2.contourArea(hull)) / (2 * g.OUTER_BASE_LINE_EDGE_MM) ** 2
 
 
-def _intersect(p1: np.ndarray, d1: np.ndarray, p2: np.ndarray, d2: np.ndarray) -> np.ndarray:
-    a = np.array([d1, -d2]).T
-    t = np.linalg.solve(a, p2 - p1)
-    return p1 + t[0] * d1
-
-
-def _straightness(k: np.ndarray, k1: float, edge_px: list[np.ndarray]) -> float:
-    dist = np.array([k1, 0.0, 0.0, 0.0, 0.0])
-    total = 0.0
-    for px in edge_px:
-        und = _undistort(k, dist, px)
-        _p, d, keep = _fit_line(und)
-        n = np.array([-d[1], d[0]])
-        r = (und - und[keep].mean(axis=0)) @ n
-        total += float(np.sum(np.minimum(r[keep] ** 2, 4.0)))
-    return total
-
-
-def _fit_k1(k: np.ndarray, edge_px: list[np.ndarray]) -> float:
-    grid = np.linspace(*K1_RANGE, 19)
-    costs = [_straightness(k, k1, edge_px) for k1 in grid]
-    i = int(np.argmin(costs))
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    phi = (np.sqrt(5) - 1) / 2
-    a, b = hi - phi * (hi - lo), lo + phi * (hi - lo)
-    fa, fb = _straightness(k, a, edge_px), _straightness(k, b, edge_px)
-    for _ in range(14):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - phi * (hi - lo)
-            fa = _straightness(k, a, edge_px)
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + phi * (hi - lo)
-            fb = _straightness(k, b, edge_px)
-    return float((lo + hi) / 2)
-
-
-def _lines_homography(
-    edges: tuple[ModelEdge, ...], lines: dict[str, tuple[np.ndarray, np.ndarray]]
-) -> np.ndarray:
-    """Homography from the intersections of every pair of non-parallel fitted edges."""
-    model, image = [], []
-    for i, e1 in enumerate(edges):
-        for e2 in edges[i + 1 :]:
-            if e1.name not in lines or e2.name not in lines:
-                continue
-            m1, m2 = e1.line(), e2.line()
-            if abs(float(np.dot(m1[1], m2[1]))) > 0.5:
-                continue  # parallel in the model
-            model.append(_intersect(*m1, *m2))
-            image.append(_intersect(*lines[e1.name], *lines[e2.name]))
-    if len(model) < 4:
-        raise CalibrationError("too few printed edges found to fit the board")
-    h, _m = cv2.findHomography(np.array(model), np.array(image), 0)
-    if h is None:
-        raise CalibrationError("the printed edges found give no homography")
-    return h / h[2, 2]
-
-
-def _fit_edges(
+def _fine(
     gray_f: np.ndarray,
-    h: np.ndarray,
-    k: np.ndarray,
-    dist: np.ndarray,
-    edges: tuple[ModelEdge, ...],
-    search_mm: float,
-    signed: bool,
-) -> dict[str, np.ndarray]:
-    found: dict[str, np.ndarray] = {}
-    for edge in edges:
-        px = _edge_points(gray_f, h, k, dist, edge, search_mm, signed)
-        good = np.isfinite(px[:, 0])
-        if good.sum() >= MIN_EDGE_FOUND * EDGE_SAMPLES:
-            found[edge.name] = px[good]
-    return found
+    model: CameraModel,
+    landmarks: tuple[Landmark, ...],
+    windows: tuple[float, ...] = (),
+    spread: np.ndarray | None = None,
+) -> tuple[FitResult, Observations, dict[int, tuple[int, int]]]:
+    result: FitResult | None = None
+    obs = Observations.concat([])
+    counts: dict[int, tuple[int, int]] = {}
+    for window in windows or FINE_WINDOWS_MM:
+        obs, counts = find_landmarks(gray_f, model, landmarks, window, spread)
+        if len(obs) < GATE_MIN_POINTS // 2:
+            raise CalibrationError(f"only {len(obs)} landmark points were found near the board's fit")
+        result = fit(model, obs)
+        model, spread = result.model, result.spread_mm
+    assert result is not None
+    return result, obs, counts
 
 
-def _lines_of(k: np.ndarray, dist: np.ndarray, found: dict[str, np.ndarray]) -> dict[str, tuple]:
-    lines = {}
-    for name, px in found.items():
-        p, d, _keep = _fit_line(_undistort(k, dist, px))
-        lines[name] = (p, d)
-    return lines
+def _support(result: FitResult, counts: dict[int, tuple[int, int]]) -> float:
+    """Landmark points that agree with the fit over the samples searched in the picture."""
+    agree = int(np.count_nonzero(np.abs(result.residual_mm) < INLIER_MM))
+    return agree / max(sum(c[0] for c in counts.values()), 1)
 
 
-def _orient(h: np.ndarray, image_size: tuple[int, int], south: str | None) -> np.ndarray:
+def _judge(
+    result: FitResult, obs: Observations, counts: dict[int, tuple[int, int]], landmarks: tuple[Landmark, ...]
+) -> tuple[float, float, tuple[str, ...], float]:
+    """(median, p95 |residual| of agreeing points, landmarks used, support), or
+    CalibrationError."""
+    r = np.abs(result.residual_mm)
+    agree = r < INLIER_MM
+    n = int(agree.sum())
+    searched = sum(c[0] for c in counts.values())
+    if n < GATE_MIN_POINTS:
+        raise CalibrationError(
+            f"only {n} landmark points agree with the board's fit (at least {GATE_MIN_POINTS})"
+        )
+    coverage = _coverage(obs.model_mm[agree])
+    if coverage < GATE_MIN_COVERAGE:
+        raise CalibrationError(
+            f"the landmarks found cover too little of the board ({coverage:.0%} of the base-line square)"
+        )
+    support = n / max(searched, 1)
+    if support < GATE_MIN_SUPPORT:
+        raise CalibrationError(
+            f"the board fit is doubtful: only {support:.0%} of the printed landmarks agree with it"
+        )
+    sd = float(np.max(position_sd_mm(result.model, obs, result, _POSITION_GRID)))
+    if sd > GATE_MAX_POSITION_SD_MM:
+        raise CalibrationError(
+            f"the landmarks found leave part of the board loosely placed (to {sd:.2f} mm, 1 sd): "
+            "too much of it hidden"
+        )
+    median, p95 = float(np.median(r[agree])), float(np.percentile(r[agree], 95))
+    if median > GATE_MEDIAN_MM or p95 > GATE_P95_MM:
+        raise CalibrationError(
+            f"the board fit is doubtful: landmark error median {median:.2f} mm, 95th {p95:.2f} mm"
+        )
+    used = []
+    for index, lm in enumerate(landmarks):
+        if np.count_nonzero(agree & (obs.landmark == index)) >= max(3, 0.3 * len(lm)):
+            used.append(lm.name)
+    return median, p95, tuple(used), support
+
+
+def _orient(h: np.ndarray, south: str | None) -> np.ndarray:
     """Rotate the board frame (a multiple of 90 degrees) so that S sits by the chosen edge."""
     target = {
         "bottom": np.array([0.0, 1.0]),
@@ -373,51 +242,91 @@ def _orient(h: np.ndarray, image_size: tuple[int, int], south: str | None) -> np
     return best / best[2, 2]
 
 
-def _residuals_mm(
-    h: np.ndarray, k: np.ndarray, dist: np.ndarray, found: dict[str, np.ndarray], edges: tuple[ModelEdge, ...]
-) -> np.ndarray:
-    inv = np.linalg.inv(h)
-    res = []
-    for edge in edges:
-        if edge.name not in found:
-            continue
-        board = cv2.perspectiveTransform(_undistort(k, dist, found[edge.name]).reshape(-1, 1, 2), inv)
-        board = board.reshape(-1, 2)
-        p, d = edge.line()
-        n = np.array([-d[1], d[0]])
-        res.append(np.abs((board - p) @ n))
-    return np.concatenate(res) if res else np.array([np.inf])
+def _finish(gray_f: np.ndarray, model: CameraModel, south: str | None) -> tuple[CalibrationResult, float]:
+    """The fine fit from a snapped hypothesis, judged: (result, support)."""
+    landmarks = fine_landmarks()
+    result, obs, counts = _fine(gray_f, model, landmarks)
+    if _support(result, counts) < SURE_SUPPORT:
+        # Not clearly right: search again from the fit with a wide window. Where the fit is
+        # right, the robust fit keeps it; where a hidden side let it go wrong, landmarks
+        # seen a little off (circles, arrows, the other lines) pull it back.
+        wide = _fine(gray_f, result.model, landmarks, WIDE_WINDOWS_MM, result.spread_mm)
+        if _support(wide[0], wide[2]) > _support(result, counts):
+            result, obs, counts = wide
+    median, p95, used, support = _judge(result, obs, counts, landmarks)
+    final = result.model
+    h = _orient(final.homography(), south)
+    oriented = CameraModel.from_homography(final.image_size, h, final.k1, final.k2)
+    return CalibrationResult(oriented.calibration(median, used), median, used, p95), support
+
+
+def _same_fit(a: CameraModel, b: CameraModel) -> bool:
+    """Whether two models put the board in the same place (to a few px at the corners)."""
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * g.HALF_SURFACE_MM
+    pa, pb = a.project(corners), b.project(corners)
+    scale = np.linalg.norm(pa[0] - pa[2]) / (2 * np.sqrt(2) * g.HALF_SURFACE_MM)  # px per mm
+    # Up to the quarter turn that names the sides.
+    gap = min(np.max(np.linalg.norm(pa - np.roll(pb, k, axis=0), axis=1)) for k in range(4))
+    return bool(gap < SAME_FIT_MM * scale)
+
+
+def _check_south(south: str | None) -> None:
+    if south is not None and south not in SOUTH_EDGES:
+        raise CalibrationError(f"south must be one of {', '.join(SOUTH_EDGES)}, got {south!r}")
+
+
+# ----------------------------------------------------------------------------- API
 
 
 def calibrate_image(image_bgr: np.ndarray, *, south: str | None = None) -> CalibrationResult:
     """Calibrate from one frame, no prior. Raises NoBoardFound or CalibrationError."""
-    if south is not None and south not in SOUTH_EDGES:
-        raise CalibrationError(f"south must be one of {', '.join(SOUTH_EDGES)}, got {south!r}")
+    _check_south(south)
     if image_bgr is None or image_bgr.ndim < 2 or image_bgr.size == 0:
         raise NoBoardFound("empty picture")
-    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gray = _gray(image_bgr)
     height, width = gray.shape
     image_size = (width, height)
-    corners = find_surface(gray)
-    # The light region is the playing surface, or the surface with its frame where the
-    # frame is light too: try both, keep the first fit that passes the gates.
-    failures = []
-    for half in (g.HALF_SURFACE_MM, g.HALF_SURFACE_MM + g.FRAME_BREADTH_MM):
-        model_corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * half
-        h = cv2.getPerspectiveTransform(model_corners.astype(np.float32), corners.astype(np.float32))
+    scale = min(1.0, SNAP_WIDTH_PX / width)
+    snap_gray = cv2.resize(gray, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    snap_gray = cv2.GaussianBlur(snap_gray, (0, 0), 1.0).astype(np.float32)
+    gray_f: np.ndarray | None = None
+    # Hypotheses in turn, each snapped and, unless it lands where an earlier one did, fitted
+    # and judged. The best supported fit that passes the gates wins: a start that was wrong
+    # on a hidden side can still pass them with the landmarks of the other sides, never with
+    # as many as the right fit. A fit supported well enough ends the search early.
+    failures: list[str] = []
+    tried: list[CameraModel] = []
+    best: tuple[CalibrationResult, float] | None = None
+    outlines = fitted = 0
+    for quad in surface_candidates(gray):
+        outlines += 1
+        snapped = _snap(snap_gray, scale, _surface_model(image_size, quad))
+        if snapped is None or any(_same_fit(snapped, t) for t in tried):
+            continue
+        tried.append(snapped)
+        fitted += 1
+        if gray_f is None:
+            gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
         try:
-            result = refine(gray, h, image_size, south=south)
+            result, support = _finish(gray_f, snapped, south)
         except CalibrationError as exc:
             failures.append(str(exc))
-            continue
-        # The fit must agree with the outline it started from (a fit locked onto the wrong
-        # printed lines still has small residuals): pockets cut the corners by < 2 diameters.
-        seen = result.calibration.image_to_board(corners)
-        off = np.min(np.linalg.norm(seen[:, None, :] - model_corners[None, :, :], axis=2), axis=1)
-        if off.max() > 2.5 * g.POCKET_DIAMETER_MM:
-            failures.append(f"the printed lines disagree with the surface's outline by {off.max():.0f} mm")
-            continue
-        return result
+        else:
+            tried.append(
+                CameraModel.from_calibration(result.calibration)
+            )  # later starts landing here add nothing
+            if best is None or support > best[1]:
+                best = (result, support)
+            if support >= SURE_SUPPORT:
+                break
+        if fitted >= MAX_HYPOTHESES:
+            break
+    if best is not None:
+        return best[0]
+    if not outlines:
+        raise NoBoardFound("no light, four-sided region that could be a playing surface")
+    if not failures:
+        raise NoBoardFound("no base lines around a light surface (the printed pattern was not found)")
     raise CalibrationError(failures[0])
 
 
@@ -429,35 +338,30 @@ def refine(
     south: str | None = None,
     k: np.ndarray | None = None,
     dist: np.ndarray | None = None,
-    surface_first: bool = True,
+    snap: bool = True,
 ) -> CalibrationResult:
-    """Refine an approximate homography against the printed edges."""
-    k = nominal_camera_matrix(image_size) if k is None else k
-    dist = np.zeros(5) if dist is None else dist
-    gray_f = cv2.GaussianBlur(gray, (0, 0), 1.0).astype(np.float32)
-    if surface_first:
-        found = _fit_edges(gray_f, h, k, dist, SURFACE_EDGES, 25.0, signed=False)
-        if len(found) == 4:  # otherwise the base lines are searched wider from the coarse fit
-            h = _lines_homography(SURFACE_EDGES, _lines_of(k, dist, found))
-    windows = (10.0, 4.0, 2.5) if not surface_first or len(found) == 4 else (18.0, 8.0, 4.0, 2.5)
-    landmarks: tuple[str, ...] = ()
-    for search_mm in windows:
-        found = _fit_edges(gray_f, h, k, dist, BASE_LINE_EDGES, search_mm, signed=True)
-        if len(found) < MIN_EDGES or len({name.split("_")[2] for name in found}) < 3:
-            raise CalibrationError(
-                f"only {len(found)} of the 8 outer base line edges were found (covered or not printed)"
-            )
-        if search_mm == windows[0] and not np.any(dist):
-            k1 = _fit_k1(k, list(found.values()))
-            dist = np.array([k1, 0.0, 0.0, 0.0, 0.0]) if abs(k1) > 0.005 else np.zeros(5)
-        h = _lines_homography(BASE_LINE_EDGES, _lines_of(k, dist, found))
-        landmarks = tuple(sorted(found))
-    res = _residuals_mm(h, k, dist, found, BASE_LINE_EDGES)
-    h = _orient(h, image_size, south)
-    median, p95 = float(np.median(res)), float(np.percentile(res, 95))
-    if median > GATE_MEDIAN_MM or p95 > GATE_P95_MM:
-        raise CalibrationError(
-            f"the board fit is doubtful: edge residual median {median:.2f} mm, 95th {p95:.2f} mm"
+    """Refine an approximate calibration (homography `h` to undistorted pixels, camera
+    matrix `k`, distortion `dist`) against the printed landmarks: the warm start after a
+    small camera move. The fit works about the nominal camera matrix; a start about another
+    one is re-expressed (CameraModel.from_calibration)."""
+    _check_south(south)
+    gray = _gray(gray)
+    d = np.zeros(5) if dist is None else np.asarray(dist, float)
+    if k is not None:
+        cal = Calibration(image_size, np.asarray(k, float), d, np.asarray(h, float))
+        model = CameraModel.from_calibration(cal)
+    else:
+        model = CameraModel.from_homography(image_size, h, float(d[0]), float(d[1]))
+    if snap:
+        width = image_size[0]
+        scale = min(1.0, SNAP_WIDTH_PX / width)
+        snap_gray = cv2.resize(
+            gray, (round(width * scale), round(image_size[1] * scale)), interpolation=cv2.INTER_AREA
         )
-    cal = Calibration(image_size, k, dist, h, median, landmarks)
-    return CalibrationResult(cal, median, landmarks, p95)
+        snap_gray = cv2.GaussianBlur(snap_gray, (0, 0), 1.0).astype(np.float32)
+        for search in SNAP_PASSES_MM[1:]:
+            obs, _ncc = snap_base_lines(snap_gray, model, search, scale)
+            if len(obs) >= MIN_SNAP_POINTS and len(set(obs.landmark.tolist())) >= MIN_SNAP_SIDES:
+                model = fit(model, obs, fit_lens=False, prior_sd=SNAP_PRIOR_MM, robust=False).model
+    gray_f = cv2.GaussianBlur(gray, (0, 0), FINE_BLUR_PX).astype(np.float32)
+    return _finish(gray_f, model, south)[0]

@@ -1,9 +1,12 @@
-"""Calibration accuracy on generator stills: `python -m calibration.eval --seeds A-B`.
+"""Calibration accuracy on generator stills: `python -m calibration.eval --seeds A-B [--style S]`.
 
-For each seed, renders a still (random style, pose, distortion, coins, hands), calibrates it
-and measures the error against the truth camera over a grid spread across the whole playing
-surface (board mm, up to the four-fold symmetry: S is a convention). Reports the success
-rate, wrong calibrations accepted (median error > 5 mm), median and 95th percentile errors.
+For each seed, renders a still (random style unless `--style` names one; random pose,
+distortion, coins, hands), calibrates it and measures the error against the truth camera
+over a grid spread across the whole playing surface (board mm, up to the four-fold
+symmetry: S is a convention). Reports the success rate, wrong calibrations accepted
+(median error > 5 mm), the median and 95th percentile of the error pooled over every grid
+point of every accepted still, the fit time, and all of it per style, with the rejection
+reasons.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import defaultdict
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,13 +26,18 @@ from calibration.errors import CalibrationError
 
 WRONG_MM = 5.0
 GRID_STEPS = 15
+GRID_HALF_MM = g.HALF_SURFACE_MM - 20.0  # the grid reaches to 20 mm from the surface's edges
 GRID = np.array(
-    [[x, y] for x in np.linspace(-350, 350, GRID_STEPS) for y in np.linspace(-350, 350, GRID_STEPS)]
+    [
+        [x, y]
+        for x in np.linspace(-GRID_HALF_MM, GRID_HALF_MM, GRID_STEPS)
+        for y in np.linspace(-GRID_HALF_MM, GRID_HALF_MM, GRID_STEPS)
+    ]
 )
-assert np.all(np.abs(GRID) <= g.HALF_SURFACE_MM)
 
 
 def surface_error_mm(found: Calibration, truth: Calibration) -> np.ndarray:
+    """Per grid point, how far the fit puts the board point the truth sees there."""
     seen = found.image_to_board(truth.board_to_image(GRID))
     best = None
     for quarter in range(4):
@@ -44,49 +54,92 @@ def parse_seeds(text: str) -> range:
     return range(int(first), int(last or first) + 1)
 
 
+@dataclass
+class Tally:
+    stills: int = 0
+    errors: list[np.ndarray] = field(default_factory=list)
+    wrong: int = 0
+    rejected: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> int:
+        return self.stills - sum(self.rejected.values())
+
+    def line(self, name: str) -> str:
+        pooled = np.concatenate(self.errors) if self.errors else np.array([np.nan])
+        rate = self.accepted / max(self.stills, 1)
+        return (
+            f"{name:<11} {self.accepted:>4}/{self.stills:<4} {rate:7.1%}  wrong {self.wrong}  "
+            f"median {np.median(pooled):.2f} mm  95th {np.percentile(pooled, 95):.2f} mm"
+        )
+
+
+def _reason(message: str) -> str:
+    """A rejection message without its figures, to count alike reasons together."""
+    return message.split("(")[0].split(":")[0].strip()[:70]
+
+
 def main(argv: list[str] | None = None) -> int:
     from samples.render.stills import render_still
+    from samples.render.styles import style_names
 
     parser = argparse.ArgumentParser(prog="python -m calibration.eval")
     parser.add_argument("--seeds", default="1000-1299", help="inclusive range A-B (default 1000-1299)")
-    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--style", default=None, choices=style_names(), help="render every still in this style"
+    )
+    parser.add_argument("--verbose", action="store_true", help="one line per still on stderr")
     args = parser.parse_args(argv)
-    errors, failures, wrong, times = [], [], 0, []
     seeds = parse_seeds(args.seeds)
+    overall = Tally()
+    by_style: dict[str, Tally] = defaultdict(Tally)
+    overrides = {} if args.style is None else {"style": args.style}
     for seed in seeds:
-        image, truth = render_still(seed)
+        image, truth = render_still(seed, **overrides)
+        style = truth["style"]
+        tallies = (overall, by_style[style])
+        for t in tallies:
+            t.stills += 1
         start = time.perf_counter()
         try:
             result = calibrate_image(image)
         except CalibrationError as exc:
-            failures.append((seed, truth["style"], str(exc)))
+            for t in tallies:
+                t.rejected[_reason(str(exc))] += 1
             if args.verbose:
-                print(f"{seed} {truth['style']}: rejected: {exc}", file=sys.stderr)
+                print(f"{seed} {style}: rejected: {exc}", file=sys.stderr)
             continue
-        times.append(time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
         err = surface_error_mm(result.calibration, Calibration.from_dict(truth["camera"]))
-        if np.median(err) > WRONG_MM:
-            wrong += 1
-        else:
-            errors.append(err)
+        wrong = bool(np.median(err) > WRONG_MM)
+        for t in tallies:
+            t.times.append(elapsed)
+            if wrong:
+                t.wrong += 1
+            else:
+                t.errors.append(err)
         if args.verbose:
-            print(f"{seed} {truth['style']}: median {np.median(err):.2f} mm", file=sys.stderr)
-    n = len(seeds)
-    accepted = n - len(failures)
-    all_err = np.concatenate(errors) if errors else np.array([np.nan])
-    print(f"stills: {n} (seeds {args.seeds})")
-    print(f"success rate: {accepted / n:.1%} ({accepted}/{n})")
-    print(f"wrong calibrations accepted (median > {WRONG_MM} mm): {wrong}")
+            flag = "  WRONG" if wrong else ""
+            print(
+                f"{seed} {style}: median {np.median(err):.2f} mm, 95th {np.percentile(err, 95):.2f} mm, "
+                f"reported {result.reprojection_error_mm:.2f} mm, {1000 * elapsed:.0f} ms{flag}",
+                file=sys.stderr,
+            )
+    print(f"stills: {len(seeds)} (seeds {args.seeds}, style {args.style or 'random'})")
+    print(f"success rate: {overall.accepted / len(seeds):.1%} ({overall.accepted}/{len(seeds)})")
+    print(f"wrong calibrations accepted (median > {WRONG_MM} mm): {overall.wrong}")
+    pooled = np.concatenate(overall.errors) if overall.errors else np.array([np.nan])
     print(
-        f"landmark error over the surface: median {np.median(all_err):.2f} mm, 95th {np.percentile(all_err, 95):.2f} mm"
+        f"error over the surface ({len(GRID)} points per still, pooled): "
+        f"median {np.median(pooled):.2f} mm, 95th {np.percentile(pooled, 95):.2f} mm"
     )
-    if times:
-        print(f"fit time: median {1000 * np.median(times):.0f} ms")
-    reasons: dict[str, int] = {}
-    for _seed, _style, why in failures:
-        key = why.split("(")[0].split(":")[0][:60]
-        reasons[key] = reasons.get(key, 0) + 1
-    for why, count in sorted(reasons.items(), key=lambda kv: -kv[1]):
+    if overall.times:
+        print(f"fit time (this machine, as it runs): median {1000 * np.median(overall.times):.0f} ms")
+    print("per style:")
+    for name in sorted(by_style):
+        print("  " + by_style[name].line(name))
+    for why, count in sorted(overall.rejected.items(), key=lambda kv: -kv[1]):
         print(f"  rejected {count}: {why}")
     return 0
 

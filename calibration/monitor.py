@@ -12,9 +12,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.calibrate import BASE_LINE_EDGES, CalibrationResult, ModelEdge, refine
+from calibration.calibrate import CalibrationResult, refine
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError
+from calibration.landmarks import EDGE, Landmark, fine_landmarks
 
 PAIR_OFFSET_MM = 2.0  # each pixel of a pair lies this far from the edge
 SAMPLES_PER_EDGE = 40
@@ -27,7 +28,7 @@ class BoardMonitor:
         self.calibration = calibration
         gray = _gray(image_bgr)
         outside, inside = [], []
-        for edge in BASE_LINE_EDGES:
+        for edge in _monitored_edges():
             outside.append(_offset_points(edge, -PAIR_OFFSET_MM))
             inside.append(_offset_points(edge, PAIR_OFFSET_MM))
         out_px = calibration.board_to_image(np.concatenate(outside))
@@ -72,10 +73,17 @@ class BoardMonitor:
         return result
 
 
-def _offset_points(edge: ModelEdge, outward_mm: float) -> np.ndarray:
-    pts = edge.points(SAMPLES_PER_EDGE)
-    # Negative offsets lie towards the frame (outside), positive towards the centre.
-    return pts + outward_mm * edge.normal_in()
+def _monitored_edges() -> list[Landmark]:
+    """The thick base lines' printed edges: long, sharp and spread over the board."""
+    return [lm for lm in fine_landmarks() if lm.kind == "base_line" and lm.profile == EDGE]
+
+
+def _offset_points(edge: Landmark, offset_mm: float) -> np.ndarray:
+    """Points `offset_mm` along the edge's normal (negative: against it), SAMPLES_PER_EDGE of
+    them spread along the edge."""
+    t = np.linspace(0.0, len(edge.points) - 1.0, SAMPLES_PER_EDGE)
+    pts = np.stack([np.interp(t, np.arange(len(edge.points)), edge.points[:, i]) for i in range(2)], axis=1)
+    return pts + offset_mm * edge.normals[:1]
 
 
 def _gray(image: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.calibrate import calibrate_image
+from calibration.calibrate import CalibrationResult, calibrate_image
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
 from calibration.monitor import BoardMonitor
@@ -17,6 +17,10 @@ from vision.cli import main
 render_still = pytest.importorskip("samples.render.stills").render_still
 
 GOOD_SEED = 6  # a still the first version calibrates; more seeds are measured by calibration.eval
+# Harder stills (development seeds; calibration.eval measures held-out ones):
+CLUB = (21, {"style": "club"})  # no red circles, short corner marks, worn, tilted
+ARM_OVER_A_SIDE = (1031, {})  # an arm lies along one side's base lines, a hand over another
+PHONE_EXTREME = (30, {"style": "phone", "fill": 0.98, "tilt_deg": 15.0, "k1": -0.3})
 GRID = np.array([[x, y] for x in np.linspace(-350, 350, 11) for y in np.linspace(-350, 350, 11)])
 
 
@@ -43,6 +47,54 @@ def test_fit_matches_truth_within_a_millimetre(still):
     assert np.median(error) < 0.8
     assert np.percentile(error, 95) < 2.0
     assert result.reprojection_error_mm < 1.0 and result.landmarks
+
+
+def _fits(seed: int, overrides: dict) -> tuple[CalibrationResult, dict, np.ndarray]:
+    image, truth = render_still(seed, **overrides)
+    result = calibrate_image(image)
+    return result, truth, board_error_mm(result.calibration, Calibration.from_dict(truth["camera"]))
+
+
+def test_board_without_red_circles_or_arrows_calibrates():
+    _result, truth, error = _fits(*CLUB)
+    assert not truth["board"]["red_fill"] and truth["board"]["arrows"] != "arc"
+    assert np.median(error) < 0.8 and np.percentile(error, 95) < 2.0
+
+
+def test_arm_over_the_markings_of_one_side_still_calibrates():
+    _result, truth, error = _fits(*ARM_OVER_A_SIDE)
+    assert truth["hands"]
+    assert np.median(error) < 0.8 and np.percentile(error, 95) < 2.0
+
+
+def test_strong_barrel_distortion_tilt_and_a_board_filling_the_picture():
+    result, _truth, error = _fits(*PHONE_EXTREME)
+    assert np.median(error) < 0.8 and np.percentile(error, 95) < 2.0
+    # Straight lines look curved: the lens term is fitted, not left at zero.
+    assert result.calibration.dist_coeffs[0] < -0.1
+
+
+def test_result_reports_its_error_and_several_landmark_kinds(still):
+    image, _truth = still
+    result = calibrate_image(image)
+    kinds = {name.split("_")[0] + "_" + name.split("_")[1] for name in result.landmarks}
+    assert {"base_line", "base_circle"} <= kinds and len(kinds) >= 3
+    assert 0.0 < result.reprojection_error_mm <= result.p95_error_mm < 2.0
+    assert result.calibration.landmarks == result.landmarks
+
+
+def test_a_board_mostly_hidden_is_rejected_not_guessed(still):
+    """With only one side's lines in view the board cannot be pinned down: no fit."""
+    image, truth = still
+    hidden = image.copy()
+    keep = truth.board_to_image(
+        np.array([[-400.0, -420.0], [400.0, -420.0], [400.0, -250.0], [-400.0, -250.0]])
+    )
+    mask = np.full(image.shape[:2], 255, np.uint8)
+    cv2.fillPoly(mask, [np.round(keep).astype(np.int32)], 0)
+    hidden[mask > 0] = (60, 70, 80)
+    with pytest.raises(CalibrationError):
+        calibrate_image(hidden)
 
 
 def test_south_is_the_side_nearest_the_bottom_edge(still):

@@ -100,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
         for name, data in pngs.items():
             out.add_bytes(name, data)
     print(
-        f"board found: landmark error {result.reprojection_error_mm:.2f} mm over "
-        f"{len(result.landmarks)} printed edges, k1 {result.calibration.dist_coeffs[0]:+.3f} -> {args.out}"
+        f"board found: landmark error {result.reprojection_error_mm:.2f} mm (95th "
+        f"{result.p95_error_mm:.2f} mm) over {len(result.landmarks)} printed landmarks, "
+        f"k1 {result.calibration.dist_coeffs[0]:+.3f} -> {args.out}"
     )
     return 0
