@@ -57,8 +57,6 @@ class EventConfig:
     # Positions of the break arrangement may lie this far outside the outer circle and
     # still count as a new board being set up (hands leave the ring a little loose).
     arrangement_tolerance_mm: float = 12.0
-    # A piece unseen longer than this no longer counts as lying hidden under a hand.
-    hidden_max_s: float = 4.0
     # A new board follows a board end, when at least this many carrommen had gone (a board
     # ends once one side's nine are pocketed; a concession may end it earlier).
     new_board_missing: int = 3

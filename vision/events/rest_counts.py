@@ -4,8 +4,7 @@ One frame's detections miscount: a hand passing over the board makes false piece
 with it and hides real ones, and a detector misses a piece now and then. A piece at rest
 stays where it is, so a piece is counted where detections of its colour keep coming back to
 the same spot over the window; what moves (a hand, a piece still rolling) or flickers (a
-false detection) is not. Pieces believed hidden under a hand (lying still when last seen) are
-added where no piece of their colour is seen.
+false detection) is not. A piece wholly hidden under a hand is not counted.
 """
 
 from __future__ import annotations
@@ -25,9 +24,6 @@ SPOT_MM = 4.0
 # A spot is a piece when a detection of that colour was there in this share of the looks (a
 # piece partly hidden now and then still counts; a detection once in a while does not).
 PERSISTENCE = 0.4
-# A piece believed hidden at least this far from every seen piece of its colour is a
-# different piece (closer, it is the same piece, seen again).
-SAME_PIECE_MM = 15.0
 
 
 class RestCounter:
@@ -77,15 +73,6 @@ class RestCounter:
             {item: int(np.sum(np.hypot(*self.pieces(item).T) <= radius_mm)) for item in self.items}
         )
 
-    def counts(self, hidden: Iterable[tuple[str, tuple[float, float]]] = ()) -> Counter[str]:
-        """Pieces per item: those seen lying still, plus those believed hidden that no seen
-        piece of their colour accounts for."""
-        seen = {item: self.pieces(item) for item in self.items}
-        out = Counter({item: len(xy) for item, xy in seen.items()})
-        for item, xy in hidden:
-            if item not in seen:
-                continue
-            spots = seen[item]
-            if not len(spots) or float(np.min(np.linalg.norm(spots - np.array(xy), axis=1))) > SAME_PIECE_MM:
-                out[item] += 1
-        return out
+    def counts(self) -> Counter[str]:
+        """Pieces per item seen lying still."""
+        return Counter({item: len(self.pieces(item)) for item in self.items})

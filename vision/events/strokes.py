@@ -221,11 +221,12 @@ class StrokeSegmenter:
         )
 
     def counts_now(self) -> Counter[str]:
-        """Carrommen on the board by item: the pieces the recent looks show lying still, plus
-        those believed hidden under a hand; from the tracks alone when no detections are given."""
+        """Carrommen on the board by item: the pieces the recent looks show lying still (one hidden
+        under a hand is not counted: a drop in the count that nothing saw leave is not believed,
+        see `_close`); from the tracks alone when no detections are given."""
         if self._rest_counter.empty:
             return carrommen_counts(self.pieces)
-        return self._rest_counter.counts(self._hidden)
+        return self._rest_counter.counts()
 
     def _placing_zone_counts(self) -> Counter[str]:
         """Carrommen lying where dues are put back (from the tracks when no detections are given)."""
@@ -236,23 +237,6 @@ class StrokeSegmenter:
                 if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
             )
         return self._rest_counter.counts_within(PLACING_ZONE_MM)
-
-    @property
-    def _hidden(self) -> list[tuple[str, tuple[float, float]]]:
-        """Pieces out of sight that a hand may plausibly cover: lying still when last seen, and
-        not for long (a track unseen for longer is a ghost the tracker keeps, a piece it lost
-        long ago; one last seen moving may have gone anywhere)."""
-        now = self._now
-        out = []
-        for p in self.pieces.values():
-            if p.state != int(TrackState.OCCLUDED):
-                continue
-            last = self._last_visible_piece.get(p.track_id)
-            if last is None or now - last.time_s > self.config.hidden_max_s:
-                continue
-            if last.speed_mm_s <= self.config.moving_speed_mm_s:
-                out.append((p.item, p.xy))
-        return out
 
     # ------------------------------------------------------------------ per frame
     def update(
