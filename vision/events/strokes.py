@@ -477,7 +477,10 @@ class StrokeSegmenter:
             stroke.confirmed = True
             self._note_board_change(stroke)
             return
-        if frame.time_s - stroke.start_time_s > cfg.strike_confirm_s:
+        # Seen again where it rested: it never left (what moved was a false striker the track
+        # jumped to for a frame or two).
+        back = striker is not None and stroke.striker_moving_frames > 0 and travelled <= cfg.still_mm * 3
+        if back or frame.time_s - stroke.start_time_s > cfg.strike_confirm_s:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
 
