@@ -314,3 +314,24 @@ def test_counts_at_rest_come_from_the_detections_when_track_colours_lag() -> Non
 
     assert run(with_detections=True)["pocketed"] == ["white"]
     assert run(with_detections=False)["pocketed"] != ["white"]  # the lag the detections cure
+
+
+@pytest.mark.parametrize("out_of_turn", [False, True])
+def test_a_stroke_from_the_seat_without_the_turn_is_flagged_or_ruled_out_of_turn(out_of_turn: bool) -> None:
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 0.0)
+    match.strike("S", target="W4")  # the break is made, nothing pocketed: Ben has the turn
+    match.put_striker("S", 40.0)
+    match.strike("S", target="W1", pocket="NE")  # but Asha plays again
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")), out_of_turn=out_of_turn)
+    second = strokes_of(record(match, recorder=recorder))[1]
+    assert second["evidence"]["seat"] == "S"
+    if out_of_turn:
+        assert second["player"] == "Asha"  # the laws then rule it out of turn
+        assert "turn_note" not in second["evidence"]
+    else:
+        assert "player" not in second  # the laws' turn stands ...
+        assert second["evidence"]["seen_player"] == "Asha"  # ... and the camera's view is kept
+        assert "Ben" in second["evidence"]["turn_note"]
+    parse_log(recorder.log())  # scorable either way

@@ -52,6 +52,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the measurements are recorded as evidence only",
     )
     parser.add_argument(
+        "--out-of-turn",
+        action="store_true",
+        help="record a stroke played from a seat the laws do not give the turn to as a stroke out of "
+        "turn (law 51 in the ICF text). Default: it is recorded as the laws' turn and flagged in its "
+        "evidence (seen_player, turn_note), since a missed pocketing is likelier than a player "
+        "striking out of turn",
+    )
+    parser.add_argument(
         "--detector", choices=("auto", "onnx", "classical"), default="auto", help="piece detector"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -104,7 +112,11 @@ def run(args: argparse.Namespace) -> int:
     for name in RESULT_NAMES:  # results of an earlier run must not mix with this one's
         (out_dir / name).unlink(missing_ok=True)
     recorder = MatchRecorder(
-        seating, rules=args.rules, auto_fouls=auto_fouls, writer=MatchLogWriter(out_dir / LOG_NAME)
+        seating,
+        rules=args.rules,
+        auto_fouls=auto_fouls,
+        writer=MatchLogWriter(out_dir / LOG_NAME),
+        out_of_turn=args.out_of_turn,
     )
     review = ReviewWriter(out_dir, video, source.fps)
     pipeline = Pipeline(
