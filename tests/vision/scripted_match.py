@@ -164,7 +164,7 @@ class ScriptedMatch:
         self.hands = ()
         if target is None:
             truth.touched = False
-            end = start - seat_normal(seat) * 200.0
+            end = start - seat_normal(seat) * 120.0  # stops short of the pieces round the centre
             self.move({"S": (end, speed)})
         else:
             t = self.index(target)

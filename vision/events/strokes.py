@@ -75,6 +75,11 @@ LOOKAHEAD_S = 0.15
 POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 # A piece lost this close to the frame while the board moved went over it.
 EDGE_MM = 6.0 * COIN_RADIUS_MM  # a fast piece travels this far in a few frames
+# The striker's run counts as touching a carromman when it passes this much beyond contact:
+# a detection's error (a near miss closer than this is beyond what a camera can tell).
+TOUCH_MARGIN_MM = 2.0
+# A carromman out of sight at the strike for at most this long lies under the aiming hand.
+HIDDEN_AT_STRIKE_S = 2.0
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
 # A piece last seen this long before the striker was seen moving was in view at the strike.
@@ -145,6 +150,7 @@ class _Stroke:
     touched: bool = False
     paths: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
     path_items: dict[int, str] = field(default_factory=dict)
+    striker_path: list[tuple[float, float]] = field(default_factory=list)  # every sighting
     placement: PlacementRecord | None = None
     new_board: bool = False
     striker_moving_frames: int = 0
@@ -227,6 +233,21 @@ class StrokeSegmenter:
         if self._rest_counter.empty:
             return carrommen_counts(self.pieces)
         return self._rest_counter.counts()
+
+    def _lying_now(self, snapshot: dict[int, Piece], time_s: float) -> list[tuple[float, float]]:
+        """Where the carrommen of `snapshot` lie: those seen, and those a hand has just hidden
+        (the aiming hand covers pieces near the striker); not tracks unseen for long (ghosts
+        of pieces gone)."""
+        out = []
+        for tid, p in snapshot.items():
+            if p.item not in CARROMMEN or not p.on_board:
+                continue
+            last = self._last_visible_piece.get(tid)
+            if p.state != int(TrackState.OCCLUDED) or (
+                last is not None and time_s - last.time_s <= HIDDEN_AT_STRIKE_S
+            ):
+                out.append(p.xy)
+        return out
 
     def _placing_zone_counts(self) -> Counter[str]:
         """Carrommen lying where dues are put back (from the tracks when no detections are given)."""
@@ -549,6 +570,8 @@ class StrokeSegmenter:
             if piece.state == int(TrackState.OCCLUDED):
                 continue
             stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
+            if piece.item == "striker" and piece.state != int(TrackState.HELD):
+                stroke.striker_path.append(piece.xy)
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
             # a hand, or one that was not on the board at the strike (a due being put back
@@ -697,7 +720,11 @@ class StrokeSegmenter:
             kept.extend(striker_events[:1])
         overboard = tuple(e for e in kept if e.pocket is None)
         kept = [e for e in kept if e.pocket is not None]
-        touched = stroke.touched or any(e.item != "striker" for e in (*kept, *overboard))
+        # The striker touched a carromman if its run came within contact of one (a glancing
+        # touch barely moves a coin; a coin seen to jitter was not touched), or if one left.
+        touched = _striker_came_near(stroke, self._lying_now(stroke.snapshot, stroke.start_time_s)) or any(
+            e.item != "striker" for e in (*kept, *overboard)
+        )
         kept.sort(key=lambda e: (e.frame, e.time_s))
         self._stroke = None
         self._striker_rest = None
@@ -729,6 +756,25 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> bool:
+    """Whether the striker's run (its sightings joined by straight lines, from where it was
+    struck) came within contact of a carromman `lying` where it lay at the strike."""
+    men = np.array(lying).reshape(-1, 2)
+    if not len(men):
+        return False
+    path = np.array([tuple(stroke.striker_start), *stroke.striker_path], dtype=float)
+    if len(path) == 1:
+        path = np.vstack([path, path])
+    a, b = path[:-1], path[1:]
+    ab = b - a
+    length2 = np.maximum(np.sum(ab * ab, axis=1), 1e-9)
+    # Distance from every carromman to every segment of the run.
+    t = np.clip(np.einsum("sk,msk->ms", ab, men[:, None, :] - a[None, :, :]) / length2, 0.0, 1.0)
+    closest = a[None, :, :] + t[:, :, None] * ab[None, :, :]
+    distance = np.linalg.norm(men[:, None, :] - closest, axis=2)
+    return bool(distance.min() <= STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM)
 
 
 def _reconcile(
