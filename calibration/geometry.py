@@ -62,6 +62,9 @@ COIN_DIAMETER_MM = 31.0
 COIN_DIAMETER_RANGE_MM = (30.2, 31.8)
 COIN_RADIUS_MM = COIN_DIAMETER_MM / 2.0
 COIN_MASS_G = 5.4
+# B: a carromman is 7.0 to 9.0 mm thick; a camera sees its top face that high (the striker
+# is taken as thick).
+PIECE_THICKNESS_MM = 7.0
 STRIKER_DIAMETER_MM = 41.0
 STRIKER_MAX_DIAMETER_MM = 41.3
 STRIKER_RADIUS_MM = STRIKER_DIAMETER_MM / 2.0

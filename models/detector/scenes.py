@@ -141,6 +141,52 @@ def load_moving(seed: int) -> Scene:
     return _scene_from_truth(seed, image, truth, moving)
 
 
-def load_scene(seed: int) -> Scene:
-    """The training mix: two stills to one moving picture."""
-    return load_moving(seed) if seed % 3 == 2 else load_still(seed)
+TRAINING_SCENES_PER_LOOK = 4
+
+
+def training_scenes(seed: int) -> list[Scene]:
+    """The training mix: four pictures of one board, lamp and camera (drawing the board and
+    warping it for a camera is most of a picture's cost; the pieces and hands are cheap):
+    a still as `render_still` draws it, a crowded board (touching clusters, pocket mouths,
+    hands over pieces), and two exposures with pieces moving, one smeared as a still camera
+    smears them and one in the video renderer's four sub-frames."""
+    import cv2
+
+    from models.detector.layouts import SMEAR, VIDEO_SUBFRAMES, crowded_layout, with_motion
+    from samples.render.board import render_board
+    from samples.render.camera import sample_pose
+    from samples.render.scene import FrameRenderer, PieceDraw, sample_scene
+    from samples.render.stills import (
+        DEFAULT_SIZE,
+        OBJECT_CLASSES,
+        OBJECT_IDS,
+        TEXTURE_PX_PER_MM,
+        objects_truth,
+        random_layout,
+    )
+    from samples.render.styles import ANY_STYLE, resolve_style
+
+    rng = np.random.default_rng([seed, 11])
+    style = resolve_style(ANY_STYLE, rng)
+    look = sample_scene(style, rng)
+    pose = sample_pose(style, rng, DEFAULT_SIZE)
+    renderer = FrameRenderer(look, render_board(look.board, TEXTURE_PX_PER_MM), pose)
+    plans = [
+        (random_layout(rng, None, 2), 0.0, SMEAR),
+        (crowded_layout(rng), 0.15, SMEAR),
+        (random_layout(rng, str(rng.choice(["play", "break"], p=[0.7, 0.3])), 2), 0.5, SMEAR),
+        (random_layout(rng, str(rng.choice(["play", "break"], p=[0.6, 0.4])), 2), 0.6, VIDEO_SUBFRAMES),
+    ]
+    scenes = []
+    for k, (layout, fraction, exposure) in enumerate(plans):
+        positions, moving = with_motion(rng, layout, fraction, exposure)
+        pieces = [
+            PieceDraw(i, OBJECT_CLASSES[i], positions[i], layout.state[i], layout.fall[i])
+            for i in range(len(OBJECT_IDS))
+        ]
+        image, visible = renderer.render(pieces, layout.hands, frame_index=int(rng.integers(100)))
+        _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, look.sensor.jpeg_quality])
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        truth = {"camera": pose.to_dict(), "objects": objects_truth(layout, visible)}
+        scenes.append(_scene_from_truth(seed * TRAINING_SCENES_PER_LOOK + k, image, truth, moving))
+    return scenes

@@ -1,10 +1,13 @@
-"""Train the patch classifier and export it to ONNX (needs the `train` extra: torch, onnx).
+"""Train the centre-point detector and export it to ONNX (needs the `train` extra: torch, onnx).
 
-    python -m models.detector.train --seed 0 --train-seeds 0-299 --val-seeds 300-339 \
-        --out models/detector/detector.onnx
+    python -m models.detector.train --seed 0 --train-seeds 0-449,500-649 --val-seeds 450-499 \
+        --epochs 14 --out models/detector/detector.onnx
 
-Every random thing (the scenes, the patch jitter, the augmentation, the weights) follows from
-`--seed` and the seed ranges, so the same command gives the same model on the same machine.
+Scenes are rendered once into the cache (`--cache`, models.detector.cache) and reused by
+later runs. Every random thing (the scenes, the view jitter, the crops and augmentation, the
+weights) follows from `--seed` and the seed ranges, so the same command gives the same model
+on the same machine. After each epoch the model is exported and run exactly as the recorder
+runs it (vision.detect.onnx_detector) on the validation stills and moving pictures.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,157 +23,111 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.detector.data import PatchSet, scene_patches
-from models.detector.scenes import load_scene, parse_seeds
-from vision.detect.base import DEFAULT_PX_PER_MM, BoardRectifier
-from vision.detect.patches import BACKGROUND, PATCH_CLASSES, PATCH_PX
+from models.detector import views as V
+from models.detector.cache import DEFAULT_CACHE, load_cached, render_cache
+from models.detector.data import Scene
+from models.detector.net import WIDTHS, CentreNet, Exported
+from models.detector.scenes import parse_seeds
+from vision.detections import CLASS_NAMES
 
-OFFSET_WEIGHT = 0.5
-
-
-class PatchNet(nn.Module):
-    """About 1.2 M multiply-adds per 48x48 patch: five 3x3 convolutions, two small heads."""
-
-    def __init__(self, widths: tuple[int, ...] = (8, 16, 16, 32, 32)) -> None:
-        super().__init__()
-        strides = (2, 2, 1, 2, 1)
-        layers: list[nn.Module] = []
-        channels = 3
-        for width, stride in zip(widths, strides, strict=True):
-            layers += [nn.Conv2d(channels, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU()]
-            channels = width
-        self.features = nn.Sequential(*layers)
-        side = PATCH_PX // 8
-        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(channels * side * side, 64), nn.ReLU())
-        self.classes = nn.Linear(64, len(PATCH_CLASSES))
-        self.offset = nn.Linear(64, 2)
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.hidden(self.features(x))
-        return self.classes(h), self.offset(h)
+CROP_PX = 256  # 512 mm of board per training crop: a third of the cost of the whole view
+BATCH = 16
+OFFSET_WEIGHT = 1.0
+LEARNING_RATE = 2e-3
+# Per-class weight of the heat loss: a board holds nine whites and nine blacks but one queen
+# and one striker, which the network would otherwise learn less well.
+CLASS_WEIGHTS = (1.0, 1.0, 2.0, 2.0)
 
 
-class Exported(nn.Module):
-    """What the ONNX file holds: uint8 BGR patches (N, H, W, 3) in, probabilities and offsets out."""
+class ViewSet:
+    """Every training view in memory (uint8), with its pieces."""
 
-    def __init__(self, net: PatchNet) -> None:
-        super().__init__()
-        self.net = net
+    def __init__(self, views: list[V.View]) -> None:
+        self.images = np.stack([v.image_bgr for v in views])
+        self.pieces = [(v.uv, v.class_id, v.required) for v in views]
 
-    def forward(self, patches: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x = patches.permute(0, 3, 1, 2).float() * (1.0 / 255.0)
-        logits, offset = self.net(x)
-        return torch.softmax(logits, dim=1), offset
+    def __len__(self) -> int:
+        return len(self.images)
 
 
-def to_tensor(patches: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(patches).permute(0, 3, 1, 2).float() / 255.0
+def build_views(seeds: list[int], seed: int, cache: Path) -> ViewSet:
+    rng = np.random.default_rng([seed, 3])
+    views = []
+    start = time.time()
+    for i, s in enumerate(seeds):
+        views += [V.render_view(scene, rng) for scene in load_cached("train", s, cache)]
+        if (i + 1) % 100 == 0 or i + 1 == len(seeds):
+            print(f"views: {i + 1}/{len(seeds)} seeds, {time.time() - start:.0f} s", file=sys.stderr)
+    return ViewSet(views)
 
 
-def augment(
-    x: torch.Tensor, offsets: torch.Tensor, generator: torch.Generator
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Rotations by quarter turns and mirroring (the top-down view has no preferred
-    direction), and lighting: gain, colour cast and noise."""
+def batch(
+    data: ViewSet, rng: np.random.Generator
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """A batch of random crops, turned and mirrored at random, with their targets."""
+    images, heats, offsets, offset_weights, weights = [], [], [], [], []
+    for index in rng.integers(len(data), size=BATCH):
+        u0, v0 = rng.integers(0, V.VIEW_PX - CROP_PX + 1, size=2)
+        crop = data.images[index, v0 : v0 + CROP_PX, u0 : u0 + CROP_PX]
+        uv, cls, required = data.pieces[index]
+        crop, uv = V.turn(crop, uv - [u0, v0], int(rng.integers(4)), bool(rng.integers(2)))
+        heat, offset, offset_weight, weight = V.targets(uv, cls, required, CROP_PX)
+        images.append(crop)
+        heats.append(heat)
+        offsets.append(offset)
+        offset_weights.append(offset_weight)
+        weights.append(weight)
+    x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
+    return (
+        x,
+        torch.from_numpy(np.stack(heats)),
+        torch.from_numpy(np.stack(offsets)),
+        torch.from_numpy(np.stack(offset_weights)),
+        torch.from_numpy(np.stack(weights)),
+    )
+
+
+def photometric(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Lighting the generator may not have drawn: gain, colour cast, offset, gamma, noise."""
     n = x.shape[0]
-    k = int(torch.randint(0, 4, (1,), generator=generator))
-    x = torch.rot90(x, k, dims=(2, 3))
-    dx, dy = offsets[:, 0], offsets[:, 1]
-    for _ in range(k):  # np.rot90: (col, row) offsets (dx, dy) -> (dy, -dx)
-        dx, dy = dy, -dx
-    if bool(torch.randint(0, 2, (1,), generator=generator)):
-        x = torch.flip(x, dims=(3,))
-        dx = -dx
-    offsets = torch.stack([dx, dy], dim=1)
     gain = 0.75 + 0.5 * torch.rand((n, 1, 1, 1), generator=generator)
     cast = 0.92 + 0.16 * torch.rand((n, 3, 1, 1), generator=generator)
     bias = 0.08 * (torch.rand((n, 1, 1, 1), generator=generator) - 0.5)
-    noise = 0.02 * torch.rand((n, 1, 1, 1), generator=generator) * torch.randn(x.shape, generator=generator)
-    return (x * gain * cast + bias + noise).clamp(0.0, 1.0), offsets
+    gamma = torch.exp(0.3 * (torch.rand((n, 1, 1, 1), generator=generator) - 0.5))
+    noise = 0.03 * torch.rand((n, 1, 1, 1), generator=generator) * torch.randn(x.shape, generator=generator)
+    return ((x.clamp(1e-4, 1.0) ** gamma) * gain * cast + bias + noise).clamp(0.0, 1.0)
 
 
-def build(seeds: list[int], seed: int, label: str) -> PatchSet:
-    rng = np.random.default_rng(seed)
-    rectifier = BoardRectifier()
-    parts = []
-    start = time.time()
-    for i, s in enumerate(seeds):
-        parts.append(scene_patches(load_scene(s), rng, rectifier))
-        if (i + 1) % 20 == 0 or i + 1 == len(seeds):
-            print(f"{label}: {i + 1}/{len(seeds)} scenes, {time.time() - start:.0f} s", file=sys.stderr)
-    return PatchSet.concat(parts)
+def focal_loss(logits: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive cell."""
+    positive = heat >= 1.0
+    log_p = nn.functional.logsigmoid(logits)
+    log_not_p = nn.functional.logsigmoid(-logits)
+    p = torch.sigmoid(logits)
+    pos = (1 - p) ** 2 * log_p * positive
+    neg = p**2 * (1 - heat) ** 4 * log_not_p * ~positive
+    per_class = torch.tensor(CLASS_WEIGHTS, dtype=logits.dtype)[None, :, None, None]
+    total = -((pos + neg) * weight[:, None] * per_class).sum()
+    return total / positive.sum().clamp(min=1)
 
 
-def evaluate(net: PatchNet, data: PatchSet) -> dict[str, float]:
-    net.eval()
-    with torch.no_grad():
-        logits, offsets = net(to_tensor(data.patches))
-    predicted = logits.argmax(1).numpy()
-    piece = data.labels != BACKGROUND
-    error = np.linalg.norm(offsets.numpy()[piece] - data.offsets[piece], axis=1) / DEFAULT_PX_PER_MM
-    return {
-        "accuracy": float(np.mean(predicted == data.labels)),
-        "piece_recall": float(np.mean(predicted[piece] == data.labels[piece])),
-        "background_kept_out": float(np.mean(predicted[~piece] == BACKGROUND)) if np.any(~piece) else 1.0,
-        "median_offset_error_mm": float(np.median(error)) if len(error) else 0.0,
-    }
+def offset_loss(predicted: torch.Tensor, target: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    error = (predicted - target).abs().sum(dim=1) * weight
+    return error.sum() / weight.sum().clamp(min=1)
 
 
-def train(data: PatchSet, val: PatchSet, epochs: int, seed: int, batch: int = 128) -> PatchNet:
-    torch.manual_seed(seed)
-    generator = torch.Generator().manual_seed(seed)
-    net = PatchNet()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = epochs * ((len(data) + batch - 1) // batch)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
-    x_all = to_tensor(data.patches)
-    y_all = torch.from_numpy(data.labels)
-    o_all = torch.from_numpy(data.offsets)
-    # Background outnumbers pieces; weigh the classes so each matters as much.
-    counts = np.bincount(data.labels, minlength=len(PATCH_CLASSES)).astype(np.float64)
-    weights = torch.tensor(np.where(counts > 0, counts.sum() / np.maximum(counts, 1) / len(counts), 0.0))
-    weights = (weights / weights[weights > 0].mean()).float().clamp(max=5.0)
-    ce = nn.CrossEntropyLoss(weight=weights)
-    for epoch in range(epochs):
-        net.train()
-        order = torch.randperm(len(data), generator=generator)
-        total = 0.0
-        for start in range(0, len(data), batch):
-            idx = order[start : start + batch]
-            x, o = augment(x_all[idx], o_all[idx], generator)
-            y = y_all[idx]
-            logits, offset = net(x)
-            loss = ce(logits, y)
-            piece = y != BACKGROUND
-            if bool(piece.any()):
-                loss = loss + OFFSET_WEIGHT * nn.functional.smooth_l1_loss(offset[piece], o[piece])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += float(loss) * len(idx)
-        figures = evaluate(net, val)
-        print(
-            f"epoch {epoch + 1}/{epochs}: loss {total / len(data):.4f} val {json.dumps(figures)}",
-            file=sys.stderr,
-        )
-    return net
-
-
-def export(net: PatchNet, path: Path, metadata: dict[str, str]) -> None:
+def export(net: CentreNet, path: Path, metadata: dict[str, str]) -> None:
     import onnx
 
     net.eval()
-    wrapper = Exported(net)
-    example = torch.zeros((4, PATCH_PX, PATCH_PX, 3), dtype=torch.uint8)
+    example = torch.zeros((1, V.VIEW_PX, V.VIEW_PX, 3), dtype=torch.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        wrapper,
+        Exported(net),
         (example,),
         str(path),
-        input_names=["patches"],
-        output_names=["probabilities", "offsets"],
-        dynamic_axes={"patches": {0: "n"}, "probabilities": {0: "n"}, "offsets": {0: "n"}},
+        input_names=["view"],
+        output_names=["heat", "offsets"],
         opset_version=17,
         dynamo=False,
     )
@@ -180,53 +138,124 @@ def export(net: PatchNet, path: Path, metadata: dict[str, str]) -> None:
     onnx.save(model, str(path))
 
 
+def geometry_metadata() -> dict[str, str]:
+    return {
+        "px_per_mm": str(V.PX_PER_MM),
+        "half_extent_mm": str(V.HALF_EXTENT_MM),
+        "stride": str(V.STRIDE),
+        "classes": ",".join(CLASS_NAMES),
+    }
+
+
+def validate(net: CentreNet, stills: list[Scene], moving: list[Scene]) -> dict[str, object]:
+    """The exported model on the validation scenes, as the recorder runs it."""
+    from vision.detect.eval import Result, report, score_scene
+    from vision.detect.onnx_detector import OnnxDetector
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "detector.onnx"
+        export(net, path, geometry_metadata())
+        detector = OnnxDetector(path)
+        result = Result()
+        for scene in stills + moving:
+            found = detector.detect(scene.image_bgr, scene.calibration)
+            score_scene(scene, found, result, "moving" if scene in moving else scene.condition)
+    figures = report(result)
+    rest = figures["at_rest"]
+    moving_figures = figures["by_condition"].get("moving", {})
+
+    def rounded(value: object, digits: int = 5) -> float | None:
+        return None if value is None else round(float(value), digits)  # type: ignore[arg-type]
+
+    return {
+        "recall": rounded(rest["recall"]),
+        "precision": rounded(rest["precision"]),
+        "class_accuracy": rounded(rest["class_accuracy"]),
+        "median_error_mm": rounded(rest["median_error_mm"], 3),
+        "moving_recall": rounded(moving_figures.get("recall")),
+        "moving_precision": rounded(figures["precision_by_layout"].get("moving")),
+    }
+
+
+def train(
+    data: ViewSet,
+    stills: list[Scene],
+    moving: list[Scene],
+    epochs: int,
+    seed: int,
+    steps_per_epoch: int,
+) -> tuple[CentreNet, dict[str, object]]:
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng([seed, 5])
+    net = CentreNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=LEARNING_RATE, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, max_lr=LEARNING_RATE, total_steps=epochs * steps_per_epoch, pct_start=0.15
+    )
+    figures: dict[str, object] = {}
+    start = time.time()
+    for epoch in range(epochs):
+        net.train()
+        totals = np.zeros(2)
+        for _ in range(steps_per_epoch):
+            x, heat, offsets, offset_weight, weight = batch(data, rng)
+            logits, predicted = net(photometric(x, generator))
+            heat_loss = focal_loss(logits, heat, weight)
+            shift_loss = offset_loss(predicted, offsets, offset_weight)
+            loss = heat_loss + OFFSET_WEIGHT * shift_loss
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            totals += (float(heat_loss), float(shift_loss))
+        figures = validate(net, stills, moving)
+        print(
+            f"epoch {epoch + 1}/{epochs} ({time.time() - start:.0f} s):"
+            f" heat {totals[0] / steps_per_epoch:.4f} offset {totals[1] / steps_per_epoch:.4f}"
+            f" val {json.dumps(figures)}",
+            file=sys.stderr,
+        )
+    return net, figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--train-seeds", default="0-299")
-    parser.add_argument("--val-seeds", default="300-339")
-    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--train-seeds", default="0-449,500-649")
+    parser.add_argument("--val-seeds", default="450-499")
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--steps-per-epoch", type=int, default=150)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (the machine is shared)")
     parser.add_argument("--out", type=Path, default=Path("models/detector/detector.onnx"))
-    parser.add_argument("--cache", type=Path, help="npz file to keep the cut patches in (and reuse)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     args = parser.parse_args(argv)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    import cv2
+
+    cv2.setNumThreads(1)
+    torch.set_num_threads(args.threads)
     train_seeds, val_seeds = parse_seeds(args.train_seeds), parse_seeds(args.val_seeds)
-    if args.cache and args.cache.is_file():
-        stored = np.load(args.cache)
-        data = PatchSet(stored["x"], stored["y"], stored["o"])
-        val = PatchSet(stored["vx"], stored["vy"], stored["vo"])
-    else:
-        data = build(train_seeds, args.seed, "train")
-        val = build(val_seeds, args.seed + 1, "val")
-        if args.cache:
-            np.savez_compressed(
-                args.cache,
-                x=data.patches,
-                y=data.labels,
-                o=data.offsets,
-                vx=val.patches,
-                vy=val.labels,
-                vo=val.offsets,
-            )
-    print(
-        f"{len(data)} training patches {np.bincount(data.labels).tolist()}, {len(val)} validation",
-        file=sys.stderr,
-    )
-    net = train(data, val, args.epochs, args.seed)
-    figures = evaluate(net, val)
+    render_cache("train", train_seeds, args.cache)
+    render_cache("still", val_seeds, args.cache)
+    render_cache("moving", val_seeds, args.cache)
+    data = build_views(train_seeds, args.seed, args.cache)
+    stills = [scene for s in val_seeds for scene in load_cached("still", s, args.cache)]
+    moving = [scene for s in val_seeds for scene in load_cached("moving", s, args.cache)]
+    print(f"{len(data)} training views, {len(stills)} + {len(moving)} validation scenes", file=sys.stderr)
+    net, figures = train(data, stills, moving, args.epochs, args.seed, args.steps_per_epoch)
     export(
         net,
         args.out,
         {
-            "patch_px": str(PATCH_PX),
-            "px_per_mm": str(DEFAULT_PX_PER_MM),
-            "classes": ",".join(PATCH_CLASSES),
+            **geometry_metadata(),
+            "widths": ",".join(map(str, WIDTHS)),
             "train_seeds": args.train_seeds,
             "val_seeds": args.val_seeds,
             "seed": str(args.seed),
             "epochs": str(args.epochs),
+            "steps_per_epoch": str(args.steps_per_epoch),
             "validation": json.dumps(figures),
         },
     )

@@ -55,7 +55,8 @@ class BoardRectifier:
     _maps: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @staticmethod
-    def _calibration_key(calibration: Calibration) -> bytes:
+    def calibration_key(calibration: Calibration) -> bytes:
+        """Equal for calibrations that map the same way (what per-calibration caches key on)."""
         return b"".join(
             np.ascontiguousarray(a, dtype=np.float64).tobytes()
             for a in (
@@ -67,7 +68,7 @@ class BoardRectifier:
         )
 
     def view(self, image_bgr: np.ndarray, calibration: Calibration) -> BoardView:
-        key = self._calibration_key(calibration)
+        key = self.calibration_key(calibration)
         if key != self._key or self._maps is None:
             map_x, map_y = rectify_maps(calibration, self.px_per_mm, self.half_extent_mm)
             # Fixed-point maps remap about twice as fast as float maps.

@@ -1,7 +1,7 @@
 """Detector figures on generator scenes, per condition.
 
     python -m vision.detect.eval --seeds 20000-20299 [--moving-seeds 21000-21099]
-        [--detector onnx|classical] [--json FILE]
+        [--detector onnx|classical] [--min-score S] [--cache DIR] [--json FILE]
 
 Stills (`--seeds`) give the pieces at rest; pictures with pieces in motion (`--moving-seeds`)
 give the moving ones. Use seeds never used in training or development (the model card lists
@@ -13,6 +13,7 @@ required, and a detection on them is not counted as false.
 A detection matches a true piece within `MATCH_MM` (Hungarian, by distance). Figures:
 recall per condition, precision (per scene layout, since a false detection belongs to no
 piece), class accuracy and median / 95th percentile centre error over matched pieces.
+`--cache DIR` keeps the rendered scenes (models.detector.cache) for the next run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -103,12 +105,21 @@ def score_scene(scene: Scene, found: Detections, result: Result, layout: str) ->
 
 
 def evaluate(
-    detector: Detector, still_seeds: list[int], moving_seeds: list[int], progress: bool = True
+    detector: Detector,
+    still_seeds: list[int],
+    moving_seeds: list[int],
+    progress: bool = True,
+    cache: Path | None = None,
 ) -> Result:
     result = Result()
     jobs = [(s, False) for s in still_seeds] + [(s, True) for s in moving_seeds]
     for i, (seed, moving) in enumerate(jobs):
-        scene = load_moving(seed) if moving else load_still(seed)
+        if cache is not None:
+            from models.detector.cache import load_cached
+
+            scene = load_cached("moving" if moving else "still", seed, cache)[0]
+        else:
+            scene = load_moving(seed) if moving else load_still(seed)
         start = time.perf_counter()
         found = detector.detect(scene.image_bgr, scene.calibration)
         result.seconds += time.perf_counter() - start
@@ -155,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moving-seeds", default="", help="seeds of pictures with moving pieces")
     parser.add_argument("--detector", choices=("onnx", "classical"), default="onnx")
     parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
+    parser.add_argument("--min-score", type=float, help="the ONNX detector's score threshold")
+    parser.add_argument("--cache", type=Path, help="keep rendered scenes here and reuse them")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     import cv2
@@ -167,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from vision.detect.onnx_detector import OnnxDetector
 
-        detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
-    result = evaluate(detector, parse_seeds(args.seeds), parse_seeds(args.moving_seeds))
+        options = {} if args.min_score is None else {"min_score": args.min_score}
+        detector = OnnxDetector(model_path=args.model, **options) if args.model else OnnxDetector(**options)
+    result = evaluate(detector, parse_seeds(args.seeds), parse_seeds(args.moving_seeds), cache=args.cache)
     figures = {
         "detector": args.detector,
         "seeds": args.seeds,

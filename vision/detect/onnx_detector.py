@@ -1,9 +1,10 @@
-"""The learned detector: circle-vote candidates, then an ONNX patch classifier.
+"""The learned detector: one pass of a small centre-point network over the rectified board.
 
-The candidate search (vision.detect.candidates) is tuned for recall; for every candidate a
-small CNN (models/detector) looks at a 48 mm patch of the rectified board and says what it
-is (white, black, queen, striker or background) and where the piece's centre is relative to
-the patch's centre. Candidates of one piece merge into the most confident.
+The frame is rectified to a coarse top-down view of the whole board (0.5 px/mm), the network
+(models/detector) turns it into per-class heat maps of piece centres and sub-cell offsets,
+and each peak is a piece (vision.detect.centres). The network finds a piece's top face, so
+the centre is then moved to the piece's base (vision.detect.parallax). No candidate search,
+no patches: the cost is the same for an empty board and for the break.
 """
 
 from __future__ import annotations
@@ -16,21 +17,24 @@ import numpy as np
 import onnxruntime as ort
 
 from calibration.camera import Calibration
-from calibration.geometry import COIN_RADIUS_MM
+from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, pocket_centres
 from vision.detect.base import BoardRectifier
-from vision.detect.classical import search_candidates
-from vision.detect.patches import BACKGROUND, PATCH_PX, cut_patches, patch_centres, patch_origins
-from vision.detections import Detections
+from vision.detect.centres import find_peaks, suppress_close
+from vision.detect.parallax import Viewpoint
+from vision.detections import CLASS_NAMES, Detections
 from vision.errors import VisionError
 
 DEFAULT_MODEL = "detector.onnx"
-# Candidates: rim-vote peaks of at least this strength, plus this many blob peaks (for
-# pieces blurred by motion). Training cuts its patches with the same settings.
-CANDIDATE_MIN_STRENGTH = 0.35
-BLOB_CANDIDATES = 25
-MIN_SCORE = 0.5
-# Two kept detections closer than this are one piece seen from two candidates.
-MERGE_DISTANCE_MM = 1.2 * COIN_RADIUS_MM
+# Chosen on the development seeds (models/detector/MODEL_CARD.md): the lowest that keeps
+# precision at rest above 99.7%.
+MIN_SCORE = 0.4
+# Two peaks closer than this are one piece (touching coins are two radii apart).
+MERGE_DISTANCE_MM = COIN_RADIUS_MM
+# A piece whose centre is over a pocket's hole is falling (it drops within milliseconds), not
+# lying on the board: what shows there is the dark hole itself or a piece sinking into it.
+_POCKETS = pocket_centres()
+# What the model file must say about itself (its metadata) for this code to read it.
+REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
 
 
 class ModelError(VisionError):
@@ -53,24 +57,11 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
         raise ModelError(f"{path}: cannot load the detector model ({exc})") from exc
 
 
-def merge_duplicates(xy_mm: np.ndarray, score: np.ndarray, radius_mm: float) -> np.ndarray:
-    """Indices kept after greedy suppression of detections closer than `radius_mm`."""
-    order = np.argsort(-score, kind="stable")
-    ordered = xy_mm[order]
-    close = np.linalg.norm(ordered[:, None, :] - ordered[None, :, :], axis=2) < radius_mm
-    alive = np.ones(len(order), bool)
-    for i in range(len(order)):
-        if alive[i]:
-            alive[i + 1 :] &= ~close[i, i + 1 :]
-    return np.sort(order[alive])
-
-
 @dataclass(eq=False)
 class OnnxDetector:
     model_path: Path = field(default_factory=default_model_path)
     min_score: float = MIN_SCORE
     threads: int = 1
-    rectifier: BoardRectifier = field(default_factory=BoardRectifier)
 
     def __post_init__(self) -> None:
         self.model_path = Path(self.model_path)
@@ -78,35 +69,36 @@ class OnnxDetector:
             raise ModelError(f"{self.model_path}: no such detector model")
         self._session = _session(self.model_path, self.threads)
         meta = self._session.get_modelmeta().custom_metadata_map
-        patch = int(meta.get("patch_px", PATCH_PX))
-        scale = float(meta.get("px_per_mm", self.rectifier.px_per_mm))
-        if patch != PATCH_PX or abs(scale - self.rectifier.px_per_mm) > 1e-9:
-            raise ModelError(
-                f"{self.model_path}: model wants {patch} px patches at {scale} px/mm, "
-                f"this code cuts {PATCH_PX} px at {self.rectifier.px_per_mm} px/mm"
-            )
+        missing = [k for k in REQUIRED_METADATA if k not in meta]
+        if missing:
+            raise ModelError(f"{self.model_path}: not a centre-point detector (no {', '.join(missing)})")
+        if tuple(meta["classes"].split(",")) != CLASS_NAMES:
+            raise ModelError(f"{self.model_path}: classes {meta['classes']!r}, this code wants {CLASS_NAMES}")
+        self.rectifier = BoardRectifier(float(meta["px_per_mm"]), float(meta["half_extent_mm"]))
+        self.stride = int(meta["stride"])
         self._input = self._session.get_inputs()[0].name
+        self._viewpoint: tuple[bytes, Viewpoint] | None = None
 
-    def classify(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(N, 5) class probabilities and (N, 2) centre offsets in patch pixels."""
-        if len(patches) == 0:
-            return np.zeros((0, 5), np.float32), np.zeros((0, 2), np.float32)
-        probs, offsets = self._session.run(None, {self._input: patches})
-        return probs, offsets
+    def heat_maps(self, view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(C, G, G) class heat and (2, G, G) offsets for one rectified view."""
+        heat, offsets = self._session.run(None, {self._input: view_bgr[None]})
+        return heat[0], offsets[0]
+
+    def _viewpoint_of(self, calibration: Calibration) -> Viewpoint:
+        key = BoardRectifier.calibration_key(calibration)
+        if self._viewpoint is None or self._viewpoint[0] != key:
+            self._viewpoint = (key, Viewpoint.of(calibration))
+        return self._viewpoint[1]
 
     def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
         view = self.rectifier.view(image_bgr, calibration)
-        found = search_candidates(view, CANDIDATE_MIN_STRENGTH, BLOB_CANDIDATES)
-        if not len(found):
+        heat, offsets = self.heat_maps(view.image_bgr)
+        uv, classes, score = find_peaks(heat, offsets, self.stride, self.min_score)
+        if not len(score):
             return Detections.empty()
-        origins = patch_origins(found.xy_px)
-        probs, offsets = self.classify(cut_patches(view.image_bgr, origins))
-        classes = probs.argmax(axis=1)
-        score = probs[np.arange(len(probs)), classes]
-        keep = (classes != BACKGROUND) & (score >= self.min_score)
-        if not np.any(keep):
-            return Detections.empty()
-        xy_px = patch_centres(origins[keep]) + offsets[keep]
-        xy_mm = view.to_board(xy_px)
-        kept = merge_duplicates(xy_mm, score[keep], MERGE_DISTANCE_MM)
-        return Detections(xy_mm[kept], classes[keep][kept], score[keep][kept])
+        faces = view.to_board(uv - 0.5)
+        kept = suppress_close(faces, MERGE_DISTANCE_MM)
+        bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
+        to_pocket = np.linalg.norm(bases[:, None, :] - _POCKETS[None, :, :], axis=2).min(axis=1)
+        on_board = to_pocket >= POCKET_RADIUS_MM
+        return Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])

@@ -1,6 +1,6 @@
 """Tracking figures over a generator video: MOTA and identity switches, in board mm.
 
-    python -m vision.track.eval samples/sample-board.mp4 [--truth FILE] [--frames 0-1499]
+    python -m vision.track.eval VIDEO... [--truth FILE] [--frames 0-1499]
 
 Runs the default detector and the tracker on every frame and compares the tracks with the
 video's truth (samples.render.truth, `carrom-synth-truth/1`) in the CLEAR-MOT way with a
@@ -9,6 +9,10 @@ hand), the hypotheses are the tracks at rest, moving or occluded. A true piece k
 previous track while that track stays within the gate; otherwise pieces and tracks are
 paired by the Hungarian method. An identity switch is a true piece paired with another
 track than the one it last had. MOTA = 1 - (misses + false tracks + switches) / truths.
+
+VIDEO is a `carrom synth` video with its truth beside it (`NAME.truth.json`, or `truth.json`
+in the video's folder, as `python -m vision.eval --make` writes them); with several videos the
+figures are given per video and summed, with the identity switches per board.
 """
 
 from __future__ import annotations
@@ -69,6 +73,14 @@ class ClearMot:
         self.misses += len(truth_ids) - len(pairs)
         self.false += len(hyp_ids) - len(pairs)
 
+    def add(self, other: ClearMot) -> None:
+        """Sum another video's counts into this one's."""
+        self.truths += other.truths
+        self.misses += other.misses
+        self.false += other.false
+        self.switches += other.switches
+        self.distances += other.distances
+
     def figures(self) -> dict[str, float | int]:
         return {
             "truths": self.truths,
@@ -80,33 +92,21 @@ class ClearMot:
         }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("video", type=Path)
-    parser.add_argument("--truth", type=Path, help="default: VIDEO with .truth.json")
-    parser.add_argument("--frames", default="", help="first-last frame (default: all)")
-    parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
-    args = parser.parse_args(argv)
-    import cv2
+def truth_path(video: Path) -> Path:
+    named = video.with_name(video.name.replace(".mp4", ".truth.json"))
+    return named if named.is_file() else video.with_name("truth.json")
 
+
+def track_video(
+    video: Path, truth: dict, detector: Detector, first: int = 0, last: int | None = None
+) -> ClearMot:
+    """Detector and tracker over frames `first`..`last` of one video, scored against its truth."""
     from samples.render.truth import camera_at, object_tracks
-    from vision.detect.onnx_detector import OnnxDetector
 
-    cv2.setNumThreads(1)
-    truth_path = args.truth or args.video.with_name(args.video.name.replace(".mp4", ".truth.json"))
-    truth = json.loads(truth_path.read_text())
     arrays = object_tracks(truth)
-    first, last = (
-        (int(v) for v in args.frames.split("-")) if args.frames else (0, arrays["state"].shape[0] - 1)
-    )
-    detector: Detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
+    last = arrays["state"].shape[0] - 1 if last is None else last
     tracker, mot = Tracker(), ClearMot()
-    calibration: Calibration | None = None
-    boards = max(1, len(truth.get("match", {}).get("boards", [])) or 1)
-    start = time.perf_counter()
-    source = open_source(args.video, start_frame=first)
+    source = open_source(video, start_frame=first)
     try:
         for frame in source:
             if frame.index > last:
@@ -119,12 +119,51 @@ def main(argv: list[str] | None = None) -> int:
             mot.frame(arrays["xy_mm"][frame.index][on], np.flatnonzero(on), tracks)
     finally:
         source.close()
+    return mot
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("videos", type=Path, nargs="+")
+    parser.add_argument("--truth", type=Path, help="the truth of a single VIDEO (default: beside it)")
+    parser.add_argument("--frames", default="", help="first-last frame (default: all)")
+    parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
+    args = parser.parse_args(argv)
+    import cv2
+
+    from vision.detect.onnx_detector import OnnxDetector
+
+    cv2.setNumThreads(1)
+    if args.truth and len(args.videos) > 1:
+        parser.error("--truth names the truth of one video")
+    detector: Detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
+    first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
+    per_video, totals = [], ClearMot()
+    boards_total = 0
+    for video in args.videos:
+        truth = json.loads((args.truth or truth_path(video)).read_text())
+        start = time.perf_counter()
+        mot = track_video(video, truth, detector, first, last)
+        boards = max(1, len(truth.get("match", {}).get("boards", [])))
+        boards_total += boards
+        totals.add(mot)
+        per_video.append(
+            {
+                "video": str(video),
+                "seconds": round(time.perf_counter() - start, 1),
+                "boards": boards,
+                **mot.figures(),
+            }
+        )
     figures = {
-        "video": str(args.video),
-        "frames": f"{first}-{last}",
-        "seconds": round(time.perf_counter() - start, 1),
-        **mot.figures(),
-        "boards_in_video": boards,
+        "videos": per_video,
+        "total": {
+            **totals.figures(),
+            "boards": boards_total,
+            "identity_switches_per_board": round(totals.switches / boards_total, 2),
+        },
     }
     print(json.dumps(figures, indent=2))
     return 0
