@@ -49,12 +49,17 @@ class Frame:
 
     def gray(self) -> np.ndarray:
         if self._gray is None:
-            if self._bgr is None and self._av_frame is not None and self._av_frame.format.name in (
-                "yuv420p",
-                "yuvj420p",
-                "yuv422p",
-                "yuv444p",
-                "nv12",
+            if (
+                self._bgr is None
+                and self._av_frame is not None
+                and self._av_frame.format.name
+                in (
+                    "yuv420p",
+                    "yuvj420p",
+                    "yuv422p",
+                    "yuv444p",
+                    "nv12",
+                )
             ):
                 plane = self._av_frame.planes[0]
                 luma = np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)

@@ -141,7 +141,8 @@ def test_identities_do_not_depend_on_detection_order(seed: int, count: int) -> N
     rng = np.random.default_rng(seed)
     grid = np.array([(x, y) for x in range(-300, 301, 60) for y in range(-300, 301, 60)], float)
     xy = grid[rng.choice(len(grid), count, replace=False)]
-    classes = rng.integers(0, 3, count)
+    # A real board's pieces: at most nine of a colour and one queen.
+    classes = rng.permutation(np.array([WHITE] * 9 + [BLACK] * 9 + [QUEEN]))[:count]
     tracker = Tracker()
     seen: dict[int, int] = {}
     for i in range(6):
@@ -167,11 +168,28 @@ def test_pocket_names_cover_every_pocket() -> None:
         assert [g.pocket_name(0) for g in gone] == [name]
 
 
-def test_there_is_never_a_second_striker_or_queen_track() -> None:
+def test_there_is_never_a_second_queen_track_nor_a_third_striker_track() -> None:
     frames = [[*REST, (STRIKER, (0.0, -290.0))]] * 4
-    frames += [[*REST, (STRIKER, (0.0, -290.0)), (STRIKER, (200.0, 200.0)), (QUEEN, (-200.0, 0.0))]] * 4
+    extra = [(STRIKER, (200.0, 200.0)), (STRIKER, (-200.0, 200.0)), (QUEEN, (-200.0, 0.0))]
+    frames += [[*REST, (STRIKER, (0.0, -290.0)), *extra]] * 4
     out = run(Tracker(), frames)
-    assert all(len(f.of_class("striker")) == 1 and len(f.of_class("queen")) == 1 for f in out[2:])
+    assert all(len(f.of_class("queen")) == 1 for f in out[2:])
+    assert all(len(f.of_class("striker")) <= 2 for f in out)
+    assert len(out[-1].of_class("striker")) == 2
+
+
+def test_a_false_striker_lying_still_does_not_leave_the_real_one_untracked() -> None:
+    # A printed mark taken for a striker holds a striker track from the start; the real
+    # striker, put down on the S base line and struck, must still be followed.
+    mark = (STRIKER, (0.0, 150.0))
+    frames = [[*REST, mark]] * 4
+    frames += [[*REST, mark, (STRIKER, (0.0, -290.0))]] * 4
+    frames += [[*REST, mark, (STRIKER, (0.0, -290.0 + 60.0 * k))] for k in range(1, 4)]
+    out = run(Tracker(), frames)
+    real = id_at(out[7], (0.0, -290.0))
+    assert id_at(out[-1], (0.0, -290.0 + 180.0)) == real
+    assert real != id_at(out[-1], (0.0, 150.0))
+    assert out[-1].state[out[-1].track_id == real].tolist() == [TrackState.MOVING]
 
 
 def test_a_piece_that_crept_into_a_pocket_mouth_and_vanished_is_pocketed() -> None:

@@ -37,7 +37,10 @@ from calibration.geometry import (
 from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
 
-MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 1}
+# Tracks kept per class. The striker gets one spare: a printed mark the detector takes for a
+# striker, lying still, must not take the only striker track and leave the real one, moving,
+# untracked (stroke inference follows the striker that moves).
+MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 2}
 _INFEASIBLE = 1e9
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
 
@@ -163,8 +166,9 @@ class Tracker:
         return matched, free
 
     def _class_full(self, class_id: int) -> bool:
-        """Whether every piece of this class already has a track (so a new one is a known piece)."""
-        count = sum(1 for t in self._tracks if t.class_id == class_id and t.confirmed)
+        """Whether every piece of this class already has a track (so a new one is a known piece).
+        A track started this frame counts too: two new detections must not both start one."""
+        count = sum(1 for t in self._tracks if t.class_id == class_id and (t.confirmed or t.missed == 0))
         return count >= MAX_PER_CLASS[class_id]
 
     # -- the frame update -----------------------------------------------------------------
@@ -292,4 +296,3 @@ class Tracker:
             np.array([t.pocket for t in tracks]),
             np.array([t.score for t in tracks]),
         )
-
