@@ -806,10 +806,12 @@ def _reconcile(
         own = sorted(seen + _unmatched(tracked, seen, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
-        lost = sorted(
-            (e for e in stroke.events if e.item == item and e.pocket is None), key=lambda e: e.guess
-        )
-        offs[item] = [e for e in lost if not e.guess] + edge + [e for e in lost if e.guess]
+        # Overboard only when a piece was seen going: over the surface's edge, or by the
+        # tracker's own sighting. A track merely projected off the surface (lost while fast,
+        # anywhere on the board) is far likelier a coin the detector missed at rest than one
+        # that jumped the frame; its count drop stays on the board until a look finds it gone.
+        lost = [e for e in stroke.events if e.item == item and e.pocket is None and not e.guess]
+        offs[item] = lost + edge
     kept: list[ItemEvent] = []
     for item in CARROMMEN:
         take = pockets[item][: need[item]]
