@@ -13,6 +13,10 @@ track than the one it last had. MOTA = 1 - (misses + false tracks + switches) / 
 VIDEO is a `carrom synth` video with its truth beside it (`NAME.truth.json`, or `truth.json`
 in the video's folder, as `python -m vision.eval --make` writes them); with several videos the
 figures are given per video and summed, with the identity switches per board.
+
+Beside them, the detector's recall per class on the video's frames for pieces lying still in
+plain view (at least 90% visible), found within 12 mm with their own class: H.264 frames of
+a whole board, where a style's striker or queen can be much harder to see than on stills.
 """
 
 from __future__ import annotations
@@ -28,11 +32,16 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.camera import Calibration
 from vision.detect.base import Detector
+from vision.detections import CLASS_NAMES, Detections
 from vision.io import open_source
 from vision.track.tracker import Tracker
 from vision.tracks import TrackFrame, TrackState
 
 GATE_MM = 20.0
+# Detection on video, per class: a piece lying still in plain view (this much of it shows)
+# must be found within this distance with its own class.
+PLAIN_VIEW = 0.9
+FOUND_MM = 12.0
 ON_BOARD = 0  # samples.timeline.ObjectState.ON_BOARD
 CLAIMS = (int(TrackState.AT_REST), int(TrackState.MOVING), int(TrackState.OCCLUDED))
 
@@ -92,6 +101,33 @@ class ClearMot:
         }
 
 
+class VideoRecall:
+    """Per class, how often the detector finds a piece lying still in plain view on video
+    frames (the stills' figures hide a style whose striker or queen the video barely shows)."""
+
+    def __init__(self) -> None:
+        self.seen = np.zeros(len(CLASS_NAMES), np.int64)
+        self.found = np.zeros(len(CLASS_NAMES), np.int64)
+
+    def frame(self, truth_xy: np.ndarray, truth_class: np.ndarray, detections: Detections) -> None:
+        for xy, class_id in zip(truth_xy, truth_class, strict=True):
+            self.seen[class_id] += 1
+            mine = detections.xy_mm[detections.class_id == class_id]
+            if len(mine) and float(np.min(np.linalg.norm(mine - xy, axis=1))) <= FOUND_MM:
+                self.found[class_id] += 1
+
+    def add(self, other: VideoRecall) -> None:
+        self.seen += other.seen
+        self.found += other.found
+
+    def figures(self) -> dict[str, dict[str, float | int]]:
+        return {
+            name: {"pieces": int(n), "recall": round(float(f) / n, 4)}
+            for name, n, f in zip(CLASS_NAMES, self.seen, self.found, strict=True)
+            if n
+        }
+
+
 def truth_path(video: Path) -> Path:
     named = video.with_name(video.name.replace(".mp4", ".truth.json"))
     return named if named.is_file() else video.with_name("truth.json")
@@ -99,13 +135,14 @@ def truth_path(video: Path) -> Path:
 
 def track_video(
     video: Path, truth: dict, detector: Detector, first: int = 0, last: int | None = None
-) -> ClearMot:
+) -> tuple[ClearMot, VideoRecall]:
     """Detector and tracker over frames `first`..`last` of one video, scored against its truth."""
     from samples.render.truth import camera_at, object_tracks
 
     arrays = object_tracks(truth)
+    classes = np.array([CLASS_NAMES.index(o["class"]) for o in truth["objects"]])
     last = arrays["state"].shape[0] - 1 if last is None else last
-    tracker, mot = Tracker(), ClearMot()
+    tracker, mot, recall = Tracker(), ClearMot(), VideoRecall()
     source = open_source(video, start_frame=first)
     try:
         for frame in source:
@@ -114,12 +151,18 @@ def track_video(
             if frame.index < first:
                 continue
             calibration = Calibration.from_dict(camera_at(truth, frame.index))
-            tracks = tracker.update(detector.detect(frame.bgr(), calibration), frame.index, frame.time_s)
+            detections = detector.detect(frame.bgr(), calibration)
+            tracks = tracker.update(detections, frame.index, frame.time_s)
+            xy = arrays["xy_mm"][frame.index]
             on = arrays["state"][frame.index] == ON_BOARD
-            mot.frame(arrays["xy_mm"][frame.index][on], np.flatnonzero(on), tracks)
+            mot.frame(xy[on], np.flatnonzero(on), tracks)
+            if frame.index > 0:
+                still = np.all(xy == arrays["xy_mm"][frame.index - 1], axis=1)
+                plain = on & still & (arrays["visible"][frame.index] >= PLAIN_VIEW)
+                recall.frame(xy[plain], classes[plain], detections)
     finally:
         source.close()
-    return mot
+    return mot, recall
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,21 +183,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--truth names the truth of one video")
     detector: Detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
     first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
-    per_video, totals = [], ClearMot()
+    per_video, totals, recall_totals = [], ClearMot(), VideoRecall()
     boards_total = 0
     for video in args.videos:
         truth = json.loads((args.truth or truth_path(video)).read_text())
         start = time.perf_counter()
-        mot = track_video(video, truth, detector, first, last)
+        mot, recall = track_video(video, truth, detector, first, last)
         boards = max(1, len(truth.get("match", {}).get("boards", [])))
         boards_total += boards
         totals.add(mot)
+        recall_totals.add(recall)
         per_video.append(
             {
                 "video": str(video),
                 "seconds": round(time.perf_counter() - start, 1),
                 "boards": boards,
                 **mot.figures(),
+                "still_recall_by_class": recall.figures(),
             }
         )
     figures = {
@@ -163,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             **totals.figures(),
             "boards": boards_total,
             "identity_switches_per_board": round(totals.switches / boards_total, 2),
+            "still_recall_by_class": recall_totals.figures(),
         },
     }
     print(json.dumps(figures, indent=2))
