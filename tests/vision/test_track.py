@@ -198,3 +198,13 @@ def test_a_piece_that_crept_into_a_pocket_mouth_and_vanished_is_pocketed() -> No
     out = run(Tracker(), frames)
     gone = [f.in_state(TrackState.POCKETED) for f in out if len(f.in_state(TrackState.POCKETED))]
     assert [g.pocket_name(0) for g in gone] == ["SW"]
+
+
+def test_no_piece_first_appears_beyond_the_surface_edge() -> None:
+    # A mark on the frame detected as a coin, flickering: no track, so nothing "leaves".
+    from calibration.geometry import HALF_SURFACE_MM
+
+    mark = (BLACK, (120.0, HALF_SURFACE_MM + 8.0))
+    out = run(Tracker(), ([[*REST, mark]] * 4 + [REST] * 4) * 2)
+    assert all(len(f) == len(REST) for f in out[2:])
+    assert not any(len(f.in_state(TrackState.OFF_BOARD)) for f in out)

@@ -38,6 +38,10 @@ REAPPEAR_S = 1.0
 # How far ahead along its path a vanished piece is followed (two looks at 30 fps: a fast
 # piece vanishes short of the pocket it falls into).
 LOOKAHEAD_FRAMES = 2.0
+# A piece in the air over the frame jumped off a hard hit and is still flying this fast; a
+# detection lying still past the surface's edge (the frame's print, a pocket's rim) that
+# flickers off has not flown anywhere.
+FLIGHT_SPEED_MM_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,8 @@ def _where_it_went(
     k = int(np.argmin(closest))
     seen = (float(xy[0]), float(xy[1]))
     if float(np.max(np.abs(xy))) > HALF_SURFACE_MM:
+        if float(np.hypot(*velocity)) < FLIGHT_SPEED_MM_S:
+            return None  # lying still out there: not a piece of the game
         return None, seen  # its centre was past the surface's edge: in the air, over the frame
     if closest[k] <= CAPTURE_MM or float(np.linalg.norm(xy - centres[k])) <= MOUTH_MM:
         return POCKETS[k], seen

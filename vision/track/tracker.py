@@ -187,7 +187,11 @@ class Tracker:
         for d in free:
             # Every piece of this class already has a track (one queen, one striker, nine of
             # each colour): a detection nobody could explain is a false one, not a new piece.
-            if not self._class_full(int(detections.class_id[d])):
+            # Nor does a piece first appear beyond the surface's edge: pieces are put on the
+            # surface, and one flying off is a piece already tracked; what first shows there
+            # is the frame's print or a pocket's rim (and would "leave over the edge" later).
+            on_surface = float(np.max(np.abs(detections.xy_mm[d]))) <= HALF_SURFACE_MM
+            if on_surface and not self._class_full(int(detections.class_id[d])):
                 self._start(detections, d, time_s)
 
         reported = [t for t in self._tracks if t.confirmed]

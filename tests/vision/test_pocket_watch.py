@@ -1,0 +1,38 @@
+"""The pocket watch: drops seen on the detections themselves, whatever the tracks did."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.geometry import HALF_SURFACE_MM, pocket_centre
+from vision.detections import BLACK, WHITE, Detections
+from vision.events.pocket_watch import PocketWatch
+
+FPS = 30.0
+
+
+def run(frames: list[list[tuple[int, tuple[float, float]]]]) -> PocketWatch:
+    watch = PocketWatch()
+    for i, pieces in enumerate(frames):
+        xy = np.array([p for _, p in pieces], float).reshape(-1, 2)
+        classes = np.array([c for c, _ in pieces], np.int64)
+        watch.update(i, i / FPS, Detections(xy, classes, np.full(len(pieces), 0.9)))
+    return watch
+
+
+def test_a_piece_running_into_a_pocket_drops_there() -> None:
+    target = pocket_centre("NE")
+    start = target - np.array([240.0, 240.0])
+    frames = [[(WHITE, tuple(start + (target - start) * k / 6.0))] for k in range(6)] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "NE")]
+
+
+def test_a_piece_flying_over_the_edge_went_overboard() -> None:
+    frames = [[(BLACK, (HALF_SURFACE_MM - 100.0 + 45.0 * k, 0.0))] for k in range(5)] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", None)]
+
+
+def test_a_mark_lying_still_past_the_edge_that_flickers_is_no_drop() -> None:
+    mark = (BLACK, (100.0, HALF_SURFACE_MM + 6.0))
+    frames = ([[mark]] * 4 + [[]] * 2) * 3
+    assert run(frames).drops == []
