@@ -15,8 +15,10 @@ off them; a piece held in fingers above the board is background.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
+import av
 import cv2
 import numpy as np
 
@@ -47,6 +49,24 @@ class View:
     uv: np.ndarray  # (N, 2) top-face centres in view units
     class_id: np.ndarray  # (N,) int64 into CLASS_NAMES
     required: np.ndarray  # (N,) bool: a piece the detector must find (else: ignored)
+
+
+def h264_round_trip(image_bgr: np.ndarray, crf: int) -> np.ndarray:
+    """The picture as a video camera's stream delivers it: H.264 (yuv420p) at quality `crf`,
+    decoded again. The generator's stills are JPEG; its videos, what the recorder watches,
+    are H.264, whose softer chroma and block artefacts the network must also know."""
+    height, width = image_bgr.shape[:2]
+    with av.open(io.BytesIO(), mode="w", format="h264") as container:
+        stream = container.add_stream("libx264", rate=30)
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        stream.options = {"crf": str(crf), "preset": "veryfast", "threads": "1"}
+        frame = av.VideoFrame.from_ndarray(image_bgr, format="bgr24")
+        packets = [*stream.encode(frame), *stream.encode()]
+    codec = av.CodecContext.create("h264", "r")
+    for packet in [*packets, None]:  # None flushes the decoder
+        for decoded in codec.decode(packet):
+            return decoded.to_ndarray(format="bgr24")
+    raise RuntimeError("the H.264 round trip gave no picture")
 
 
 def render_view(scene: Scene, rng: np.random.Generator | None = None, jitter: bool = True) -> View:
