@@ -24,8 +24,9 @@ from models.detector.data import Piece, Scene
 
 MOUTH_DISTANCE_MM = g.POCKET_RADIUS_MM + g.STRIKER_RADIUS_MM + 20.0
 UNDER_HAND_VISIBLE = 0.95
-EXPOSURE_S = 1.0 / 60.0
-BLUR_SAMPLES = 9
+# Share of the pieces on the board that move in a `moving` test picture (a still camera's
+# 1/60 s smear, models.detector.layouts.SMEAR).
+MOVING_FRACTION = 0.5
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -92,6 +93,7 @@ def load_moving(seed: int) -> Scene:
     """A still in which about half the pieces on the board move during the exposure."""
     import cv2
 
+    from models.detector.layouts import SMEAR, with_motion
     from samples.render.board import render_board
     from samples.render.camera import sample_pose
     from samples.render.scene import FrameRenderer, PieceDraw, sample_scene
@@ -105,7 +107,6 @@ def load_moving(seed: int) -> Scene:
         random_layout,
     )
     from samples.render.styles import ANY_STYLE, resolve_style
-    from samples.timeline import ObjectState
 
     rng = np.random.default_rng([seed, 7])
     style = resolve_style(ANY_STYLE, rng)
@@ -114,18 +115,11 @@ def load_moving(seed: int) -> Scene:
     layout = random_layout(rng, str(rng.choice(["play", "sparse", "break"], p=[0.6, 0.2, 0.2])), 1)
     texture = render_board(look.board, TEXTURE_PX_PER_MM)
     renderer = FrameRenderer(look, texture, pose)
-    pieces, moving = [], set()
-    for i in range(len(OBJECT_IDS)):
-        xy = layout.xy_mm[i]
-        positions = xy[None]
-        if layout.state[i] == ObjectState.ON_BOARD and rng.random() < 0.5:
-            top = 8000.0 if OBJECT_CLASSES[i] == "striker" else 4000.0
-            speed = float(np.exp(rng.uniform(np.log(150.0), np.log(top))))
-            angle = rng.uniform(0, 2 * np.pi)
-            travel = speed * EXPOSURE_S * np.array([np.cos(angle), np.sin(angle)])
-            positions = xy[None] + np.linspace(-0.5, 0.5, BLUR_SAMPLES)[:, None] * travel[None]
-            moving.add(i)
-        pieces.append(PieceDraw(i, OBJECT_CLASSES[i], positions, layout.state[i], layout.fall[i]))
+    positions, moving = with_motion(rng, layout, MOVING_FRACTION, SMEAR)
+    pieces = [
+        PieceDraw(i, OBJECT_CLASSES[i], positions[i], layout.state[i], layout.fall[i])
+        for i in range(len(OBJECT_IDS))
+    ]
     image, visible = renderer.render(pieces, layout.hands, frame_index=int(rng.integers(100)))
     _, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, look.sensor.jpeg_quality])
     image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
