@@ -34,12 +34,17 @@ class RestCounter:
     def __init__(self, items: Iterable[str]) -> None:
         self.items = tuple(items)
         self._looks: deque[Detections] = deque(maxlen=WINDOW_LOOKS)
+        # Spots per item for the current window: asked for every frame the striker rests
+        # (the counts and the placing zone's counts), found once per look.
+        self._spots: dict[str, np.ndarray] = {}
 
     def add(self, detections: Detections) -> None:
         self._looks.append(detections)
+        self._spots = {}
 
     def clear(self) -> None:
         self._looks.clear()
+        self._spots = {}
 
     @property
     def empty(self) -> bool:
@@ -47,6 +52,11 @@ class RestCounter:
 
     def pieces(self, item: str) -> np.ndarray:
         """(N, 2) board mm of the pieces of `item` the window shows lying still."""
+        if item not in self._spots:
+            self._spots[item] = self._find(item)
+        return self._spots[item]
+
+    def _find(self, item: str) -> np.ndarray:
         class_id = CLASS_NAMES.index(item)
         points, look = [], []
         for k, detections in enumerate(self._looks):

@@ -200,7 +200,6 @@ class StrokeSegmenter:
         # stroke of a match whose seating is inferred).
         self.occupied_seats: frozenset[str] | None = None
         self._rest_counter = RestCounter(CARROMMEN)
-        self._now = 0.0
         self.frames_seen = 0
 
     @property
@@ -267,7 +266,6 @@ class StrokeSegmenter:
         come from them (plus pieces believed hidden), not from the tracks' colours, which lag
         behind when tracks swap pieces; and pocketings are watched on them without identities."""
         self.frames_seen += 1
-        self._now = frame.time_s
         if detections is not None:
             self._pocket_watch.update(frame.frame_index, frame.time_s, detections)
             self._rest_counter.add(detections)
