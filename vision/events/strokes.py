@@ -648,12 +648,6 @@ class StrokeSegmenter:
                 # Lost at the frame's edge while moving: it jumped off (used only if the counts
                 # at rest say a piece of its colour is gone and no pocketing explains it).
                 stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy))
-            elif float(np.hypot(*velocity)) > self.config.moving_speed_mm_s:
-                # Lost in the open while moving and never seen again: a piece lifted by a hard
-                # impact leaves the board in the air, out of the detector's sight. Believed only
-                # as far as the counts at rest agree, after every other cause. (One lost lying
-                # still is under a hand.)
-                stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy, guess=True))
             # Lost while things moved and not seen since the board settled: it went somewhere
             # (or it is a ghost left by an identity swap, its piece followed by another track).
             del self.pieces[tid]
