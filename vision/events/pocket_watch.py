@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from calibration.geometry import COIN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, POCKETS, pocket_centres
+from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, POCKETS, on_playing_surface, pocket_centres
 from vision.detections import CLASS_NAMES, Detections
 
 # A struck piece moves at most this fast (a hard break: 4 to 5 m/s; the striker up to 8).
@@ -151,7 +151,7 @@ def _where_it_went(
     closest = distance.min(axis=0)
     k = int(np.argmin(closest))
     seen = (float(xy[0]), float(xy[1]))
-    if float(np.max(np.abs(xy))) > HALF_SURFACE_MM:
+    if not on_playing_surface(xy):
         if float(np.hypot(*velocity)) < FLIGHT_SPEED_MM_S:
             return None  # lying still out there: not a piece of the game
         return None, seen  # its centre was past the surface's edge: in the air, over the frame

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from calibration.geometry import HALF_SURFACE_MM
+from calibration.geometry import on_playing_surface
 from vision.detections import CLASS_NAMES, Detections
 
 # Looks kept: about a third of a second when every frame is detected (the board has been
@@ -25,9 +25,6 @@ SPOT_MM = 4.0
 # A spot is a piece when a detection of that colour was there in this share of the looks (a
 # piece partly hidden now and then still counts; a detection once in a while does not).
 PERSISTENCE = 0.4
-# A piece lying on the playing surface has its centre inside the surface's edge; anything
-# seen lying still beyond it is the frame's print, a pocket's rim or a piece off the board.
-ON_SURFACE_MM = HALF_SURFACE_MM
 
 
 class RestCounter:
@@ -60,7 +57,7 @@ class RestCounter:
         class_id = CLASS_NAMES.index(item)
         points, look = [], []
         for k, detections in enumerate(self._looks):
-            on_surface = np.all(np.abs(detections.xy_mm) <= ON_SURFACE_MM, axis=1)
+            on_surface = on_playing_surface(detections.xy_mm)
             mine = detections.xy_mm[(detections.class_id == class_id) & on_surface]
             points.append(mine)
             look.extend([k] * len(mine))

@@ -32,6 +32,7 @@ from calibration.geometry import (
     POCKETS,
     STRIKER_RADIUS_MM,
     board_to_seat,
+    on_playing_surface,
     pocket_centres,
     striker_legal_range,
 )
@@ -602,7 +603,7 @@ class StrokeSegmenter:
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
             event = ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
-            if float(np.max(np.abs(last.xy))) > HALF_SURFACE_MM:
+            if not on_playing_surface(last.xy):
                 return event  # seen in the air past the surface's edge: over the frame
             index, distance = _pocket_ahead(last.xy, last.velocity)
             if distance <= POCKET_ZONE_MM:

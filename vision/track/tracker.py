@@ -30,8 +30,8 @@ from scipy.optimize import linear_sum_assignment
 from calibration.geometry import (
     COIN_RADIUS_MM,
     COINS_PER_COLOUR,
-    HALF_SURFACE_MM,
     POCKET_RADIUS_MM,
+    on_playing_surface,
     pocket_centres,
 )
 from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
@@ -190,8 +190,7 @@ class Tracker:
             # Nor does a piece first appear beyond the surface's edge: pieces are put on the
             # surface, and one flying off is a piece already tracked; what first shows there
             # is the frame's print or a pocket's rim (and would "leave over the edge" later).
-            on_surface = float(np.max(np.abs(detections.xy_mm[d]))) <= HALF_SURFACE_MM
-            if on_surface and not self._class_full(int(detections.class_id[d])):
+            if on_playing_surface(detections.xy_mm[d]) and not self._class_full(int(detections.class_id[d])):
                 self._start(detections, d, time_s)
 
         reported = [t for t in self._tracks if t.confirmed]
@@ -233,7 +232,7 @@ class Tracker:
             return
         # Seen with its centre past the surface's edge, it was in the air over the frame (a
         # piece on the surface or sinking into a pocket keeps its centre inside the edge).
-        over_frame = float(np.max(np.abs(track.xy))) > HALF_SURFACE_MM
+        over_frame = not on_playing_surface(track.xy)
         pocket = NO_POCKET if over_frame else self._pocket_reached(track)
         if pocket == NO_POCKET and not over_frame and track.missed >= cfg.linger_frames:
             pocket = self._pocket_near(track.xy, cfg.linger_pocket_mm)
@@ -268,7 +267,7 @@ class Tracker:
 
     def _left_surface(self, track: _Track) -> bool:
         path = self._path(track)
-        return bool(np.any(np.abs(path) > HALF_SURFACE_MM))
+        return not bool(np.all(on_playing_surface(path)))
 
     def _start(self, dets: Detections, d: int, time_s: float) -> None:
         votes = np.zeros(len(CLASS_NAMES))
