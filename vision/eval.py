@@ -178,10 +178,7 @@ def compare(
     if rotation_free:
         # A calibrated board is named from the picture (S nearest the bottom edge): compare
         # pockets under the quarter turn that agrees best with the truth's naming.
-        best = max(
-            range(4),
-            key=lambda k: sum(sum((t["pockets"] & _turned(r["pockets"], k)).values()) for t, r in pairs),
-        )
+        best = _best_turn(pairs)
         for r in recorded:
             r["pockets"] = _turned(r["pockets"], best)
     matched_recorded = {id(r) for _, r in pairs}
@@ -218,9 +215,7 @@ def differences(truth_log: dict[str, Any], recorded_log: dict[str, Any]) -> list
     turn that agrees best, as the figures do)."""
     truth, recorded = _strokes(truth_log), _strokes(recorded_log)
     pairs = _match(truth, recorded)
-    best = max(
-        range(4), key=lambda k: sum(sum((t["pockets"] & _turned(r["pockets"], k)).values()) for t, r in pairs)
-    )
+    best = _best_turn(pairs)
     lines: list[str] = []
     paired_truth = {id(t): r for t, r in pairs}
     paired_recorded = {id(r) for _, r in pairs}
@@ -261,6 +256,13 @@ def _describe(event: dict[str, Any]) -> str:
 
 
 _TURN = {"NE": "NW", "NW": "SW", "SW": "SE", "SE": "NE"}
+
+
+def _best_turn(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> int:
+    """The quarter turn of the recorded pocket names that agrees best with the truth's."""
+    return max(
+        range(4), key=lambda k: sum(sum((t["pockets"] & _turned(r["pockets"], k)).values()) for t, r in pairs)
+    )
 
 
 def _turned(pockets: Counter, quarter_turns: int) -> Counter:
@@ -421,15 +423,11 @@ def evaluate(
     """`keep`: write the recorded log beside the video (recorded-MODE.json); `reuse`: score
     that file instead of recording again (to study a change to the comparison or the laws)."""
     kept = directory / f"recorded-{mode}.json"
-    if reuse and kept.is_file():
-        truth_log = json.loads((directory / "match-log.json").read_text())
-        truth_report = _truth_report(directory, truth_log)
-        placements = truth_placements(json.loads((directory / "truth.json").read_text()))
-        return _scored(json.loads(kept.read_text()), truth_log, truth_report, placements, directory, mode)
     truth_log = json.loads((directory / "match-log.json").read_text())
     truth_report = _truth_report(directory, truth_log)
-    truth = json.loads((directory / "truth.json").read_text())
-    placements = truth_placements(truth)
+    placements = truth_placements(json.loads((directory / "truth.json").read_text()))
+    if reuse and kept.is_file():
+        return _scored(json.loads(kept.read_text()), truth_log, truth_report, placements, directory, mode)
     if mode == "oracle":
         log = record_oracle(directory, truth_log, noise_mm, seed)
     else:
