@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration import geometry as g
-from samples.render.stills import OBJECT_CLASSES, Layout, _hand
+from samples.render.stills import OBJECT_CLASSES, Layout, _hand, spot_is_free
 from samples.timeline import HandPose, ObjectState
 
 N_OBJECTS = len(OBJECT_CLASSES)
@@ -37,12 +37,9 @@ def _radius(index: int) -> float:
 
 
 def _fits(xy: np.ndarray, radius: float, placed: list[tuple[np.ndarray, float]]) -> bool:
-    if not bool(g.on_playing_surface(xy, radius)):
-        return False
-    # A piece may hang over a pocket's mouth but its centre stays off the hole.
-    if np.min(np.linalg.norm(g.pocket_centres() - xy, axis=1)) < g.POCKET_RADIUS_MM + 1.0:
-        return False
-    return all(np.linalg.norm(xy - p) >= radius + r + 0.1 for p, r in placed)
+    # A piece may hang over a pocket's mouth but its centre stays off the hole; touching
+    # pieces are drawn a tenth of a millimetre apart.
+    return spot_is_free(xy, radius, placed, pocket_clearance_mm=1.0, gap_mm=0.1)
 
 
 def _touching(

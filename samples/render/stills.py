@@ -64,12 +64,22 @@ class Layout:
         return xy + np.linspace(-0.5, 0.5, FLYING_BLUR_SAMPLES)[:, None] * self.motion_mm[i][None]
 
 
-def _free(xy: np.ndarray, radius: float, placed: list[tuple[np.ndarray, float]]) -> bool:
+def spot_is_free(
+    xy: np.ndarray,
+    radius: float,
+    placed: list[tuple[np.ndarray, float]],
+    pocket_clearance_mm: float | None = None,
+    gap_mm: float = 0.2,
+) -> bool:
+    """Whether a piece of `radius` fits at `xy`: wholly on the surface, its centre at least
+    `pocket_clearance_mm` (default: its radius) beyond every pocket's hole, and `gap_mm` clear
+    of the pieces `placed` so far."""
     if not bool(g.on_playing_surface(xy, radius)):
         return False
-    if np.min(np.linalg.norm(g.pocket_centres() - xy, axis=1)) < g.POCKET_RADIUS_MM + radius:
+    clearance = radius if pocket_clearance_mm is None else pocket_clearance_mm
+    if np.min(np.linalg.norm(g.pocket_centres() - xy, axis=1)) < g.POCKET_RADIUS_MM + clearance:
         return False
-    return all(np.linalg.norm(xy - p) >= radius + r + 0.2 for p, r in placed)
+    return all(np.linalg.norm(xy - p) >= radius + r + gap_mm for p, r in placed)
 
 
 def _random_spot(
@@ -77,7 +87,7 @@ def _random_spot(
 ) -> np.ndarray | None:
     for _ in range(200):
         xy = rng.uniform(-g.HALF_SURFACE_MM + radius, g.HALF_SURFACE_MM - radius, 2)
-        if _free(xy, radius, placed):
+        if spot_is_free(xy, radius, placed):
             return xy
     return None
 
