@@ -151,10 +151,12 @@ def _where_it_went(
     closest = distance.min(axis=0)
     k = int(np.argmin(closest))
     seen = (float(xy[0]), float(xy[1]))
+    # A corner pocket's hole reaches past the surface's edge: a piece seen over it is falling
+    # in, not flying over the frame.
+    if closest[k] <= CAPTURE_MM or float(np.linalg.norm(xy - centres[k])) <= MOUTH_MM:
+        return POCKETS[k], seen
     if not on_playing_surface(xy):
         if float(np.hypot(*velocity)) < FLIGHT_SPEED_MM_S:
             return None  # lying still out there: not a piece of the game
         return None, seen  # its centre was past the surface's edge: in the air, over the frame
-    if closest[k] <= CAPTURE_MM or float(np.linalg.norm(xy - centres[k])) <= MOUTH_MM:
-        return POCKETS[k], seen
     return None

@@ -532,7 +532,11 @@ class StrokeSegmenter:
                 for item in CARROMMEN
             }
         )
-        stroke.counts_before = self._end_counts + returned + put_back
+        # Never more than a full set: a piece counted on the board after it left unseen (it
+        # jumped off, and is now put back) is not a second one.
+        stroke.counts_before = Counter(
+            {item: min(n, FULL_SET[item]) for item, n in (self._end_counts + returned + put_back).items()}
+        )
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
@@ -576,7 +580,16 @@ class StrokeSegmenter:
             # a hand, or one that was not on the board at the strike (a due being put back
             # while the last coins roll out), is not the stroke's motion.
             if piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
-                stroke.first_seen.setdefault(piece.track_id, frame.time_s)
+                born = stroke.first_seen.setdefault(piece.track_id, frame.time_s)
+                # A piece running free under a track born while the stroke's pieces moved is
+                # one of them, picked up again after the tracker lost or swapped it (the
+                # struck queen, the striker): the stroke is not over while it runs.
+                if (
+                    piece.state == int(TrackState.MOVING)
+                    and piece.speed_mm_s > cfg.moving_speed_mm_s
+                    and born <= stroke.last_motion_s + cfg.settle_s
+                ):
+                    stroke.last_motion_s = frame.time_s
                 continue
             anchor = stroke.anchors.get(piece.track_id)
             if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
@@ -603,9 +616,10 @@ class StrokeSegmenter:
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
             event = ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
-            if not on_playing_surface(last.xy):
-                return event  # seen in the air past the surface's edge: over the frame
             index, distance = _pocket_ahead(last.xy, last.velocity)
+            over_hole = float(np.linalg.norm(pocket_centres()[index] - last.position)) <= POCKET_CAPTURE_MM
+            if not on_playing_surface(last.xy) and not over_hole:
+                return event  # seen in the air past the surface's edge: over the frame
             if distance <= POCKET_ZONE_MM:
                 return replace(event, pocket=POCKETS[index])
             # Its path ran off the surface: it jumped, or it came back off the cushion unseen;
