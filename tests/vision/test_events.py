@@ -176,6 +176,33 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     assert len(stroke["evidence"]["dropped_pocket_events"]) == 1
 
 
+def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
+    """The tracker loses every moving piece at `at_frame` and finds each again under a new
+    id (the struck coin and the striker picked up again after a blurred frame or a swap)."""
+    renamed: dict[int, int] = {}
+    for frame in frames:
+        if frame.frame_index >= at_frame:
+            ids = frame.track_id.copy()
+            for k in range(len(ids)):
+                moving = frame.state[k] == int(TrackState.MOVING)
+                if int(ids[k]) in renamed or (frame.frame_index == at_frame and moving):
+                    ids[k] = renamed.setdefault(int(ids[k]), 20_000 + len(renamed))
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm,
+                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_stroke_stays_open_while_pieces_run_under_new_tracks() -> None:
+    start, end = _stroke_frames(one_stroke_board())
+    frames = renamed_from(oracle_track_frames(one_stroke_board().timeline()), start + 3)
+    strokes = strokes_of(record(one_stroke_board(), frames))
+    assert len(strokes) == 1
+    assert strokes[0]["pocketed"] == ["white"]
+    assert strokes[0]["evidence"]["frames"][1] >= end - 3
+
+
 @pytest.mark.parametrize("auto_fouls", [(), ("striker-position",)])
 def test_law_130_striker_position_is_measured_and_called_only_on_request(auto_fouls: tuple[str, ...]) -> None:
     match = ScriptedMatch()

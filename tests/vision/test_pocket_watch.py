@@ -36,3 +36,13 @@ def test_a_mark_lying_still_past_the_edge_that_flickers_is_no_drop() -> None:
     mark = (BLACK, (100.0, HALF_SURFACE_MM + 6.0))
     frames = ([[mark]] * 4 + [[]] * 2) * 3
     assert run(frames).drops == []
+
+
+def test_a_piece_last_seen_over_a_corner_hole_past_the_edge_fell_in() -> None:
+    # The corner pocket's hole reaches past the surface's edge: the last sighting of a piece
+    # dropping there lies off the surface, yet it went into the pocket, not over the frame.
+    target = pocket_centre("SE")
+    over_hole = target + np.array([5.0, -25.0])  # off the surface, over the hole's mouth
+    start = over_hole + np.array([-150.0, 150.0])
+    frames = [[(WHITE, tuple(start + (over_hole - start) * k / 5.0))] for k in range(6)] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "SE")]
