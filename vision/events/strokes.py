@@ -534,9 +534,7 @@ class StrokeSegmenter:
         )
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
-        stroke.counts_before = Counter(
-            {item: min(n, FULL_SET[item]) for item, n in (self._end_counts + returned + put_back).items()}
-        )
+        stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
@@ -617,8 +615,7 @@ class StrokeSegmenter:
             last = self._previous.get(piece.track_id, piece)
             event = ItemEvent(piece.item, None, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
             index, distance = _pocket_ahead(last.xy, last.velocity)
-            over_hole = float(np.linalg.norm(pocket_centres()[index] - last.position)) <= POCKET_CAPTURE_MM
-            if not on_playing_surface(last.xy) and not over_hole:
+            if not on_playing_surface(last.xy) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
             if distance <= POCKET_ZONE_MM:
                 return replace(event, pocket=POCKETS[index])
@@ -627,10 +624,8 @@ class StrokeSegmenter:
             return replace(event, pocket=POCKETS[index] if distance <= POCKET_GUESS_MM else None, guess=True)
         # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
         last = self._previous.get(piece.track_id, piece)
-        index = _nearest_pocket_index(last.position)
-        near = float(np.linalg.norm(pocket_centres()[index] - last.position)) <= POCKET_CAPTURE_MM
-        if near and last.state in (int(TrackState.MOVING), int(TrackState.OCCLUDED)):
-            pocket = POCKETS[index]
+        pocket = _hole_under(last.position)
+        if pocket is not None and last.state in (int(TrackState.MOVING), int(TrackState.OCCLUDED)):
             return ItemEvent(last.item, pocket, frame.frame_index, frame.time_s, last.track_id, last.xy)
         return None
 
@@ -865,6 +860,13 @@ def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) 
 def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
     rows = np.flatnonzero(frame.track_id == track_id)
     return frame.pocket_name(int(rows[0])) if len(rows) else None
+
+
+def _hole_under(xy: np.ndarray) -> str | None:
+    """The pocket whose mouth a piece at `xy` lies over (it is falling in), if any."""
+    index = _nearest_pocket_index(xy)
+    near = float(np.linalg.norm(pocket_centres()[index] - xy)) <= POCKET_CAPTURE_MM
+    return POCKETS[index] if near else None
 
 
 def _nearest_pocket_index(xy: np.ndarray) -> int:
