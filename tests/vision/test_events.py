@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
 from tests.vision.scripted_match import ScriptedMatch
-from vision.detections import Detections
+from vision.detections import CLASS_NAMES, Detections
 from vision.errors import UsageError
 from vision.events import MatchLogWriter, MatchRecorder, SeatAssigner, parse_seats
 from vision.tracks import TrackFrame, TrackState
+
+STRIKER_CLASS = CLASS_NAMES.index("striker")
 
 
 def record(
@@ -201,6 +203,38 @@ def test_a_stroke_stays_open_while_pieces_run_under_new_tracks() -> None:
     assert len(strokes) == 1
     assert strokes[0]["pocketed"] == ["white"]
     assert strokes[0]["evidence"]["frames"][1] >= end - 3
+
+
+def striker_unseen_between(frames: Iterator[TrackFrame], first: int, last: int) -> Iterator[TrackFrame]:
+    """The detector never sees the striker from `first` to `last` (blurred over its whole run)."""
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            frame = frame.select(frame.class_id != STRIKER_CLASS)
+        yield frame
+
+
+def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", -60.0)
+        match.strike("S", target="B3", pocket="SW")  # the opponent's coin: a due
+        match.put_striker("N", 0.0)
+        match.strike("N", target=None)
+        match.place("B3", (0.0, 40.0))
+        match.put_striker("S", 20.0)
+        match.strike("S", target="W4", pocket="NW")
+        return match
+
+    clean = record(board())
+    assert [e["type"] for e in clean] == ["stroke", "stroke", "placed", "stroke"]
+    first, last = strokes_of(clean)[-1]["evidence"]["frames"]
+    # The striker's whole run unseen: the stroke is known only when it turns up far away.
+    frames = striker_unseen_between(oracle_track_frames(board().timeline()), first - 1, last - 8)
+    events = record(board(), frames)
+    assert [e["type"] for e in events] == ["stroke", "stroke", "placed", "stroke"]
+    assert [e["items"] for e in events if e["type"] == "placed"] == [["black"]]
+    assert strokes_of(events)[-1]["pocketed"] == ["white"]
 
 
 @pytest.mark.parametrize("auto_fouls", [(), ("striker-position",)])

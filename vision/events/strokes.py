@@ -284,6 +284,7 @@ class StrokeSegmenter:
                     self._idle_events.append(event)
         out: list[PlacementRecord | StrokeRecord] = []
         stroke = self._stroke
+        was_confirmed = stroke is not None and stroke.confirmed
         if stroke is None:
             self._watch_striker(frame)
             stroke = self._stroke
@@ -291,8 +292,10 @@ class StrokeSegmenter:
             self._follow(stroke, frame, gone)
             if not stroke.confirmed:
                 self._confirm_or_cancel(stroke, frame)
-                if stroke.confirmed and stroke.placement is not None:
-                    out.append(stroke.placement)
+            # Confirmed here or recognised already confirmed (a strike seen only afterwards):
+            # what was put back before it goes out first either way.
+            if stroke.confirmed and not was_confirmed and stroke.placement is not None:
+                out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
                 out.append(self._close(stroke, frame.frame_index, frame.time_s, settled=True))
         return out
