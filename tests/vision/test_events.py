@@ -178,6 +178,44 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     assert len(stroke["evidence"]["dropped_pocket_events"]) == 1
 
 
+def hidden_from(
+    frames: Iterator[TrackFrame], near_mm: tuple[float, float], at_frame: int
+) -> Iterator[TrackFrame]:
+    """The tracker loses the piece lying at `near_mm` at `at_frame` and keeps hoping for it (an
+    occluded track at its last position) to the end."""
+    lost: int | None = None
+    for frame in frames:
+        if frame.frame_index >= at_frame:
+            if lost is None:
+                lost = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+            state = frame.state.copy()
+            state[frame.track_id == lost] = int(TrackState.OCCLUDED)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
+                frame.velocity_mm_s, state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_coin_lost_near_the_frame_is_not_called_overboard_without_being_seen_to_go() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array([300.0, 80.0]), 400.0)})  # pushed out near the frame
+        match.wait(1.0)
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        return match
+
+    start, _ = _stroke_frames(board())
+    frames = hidden_from(oracle_track_frames(board().timeline()), (300.0, 80.0), start + 3)
+    stroke = strokes_of(record(board(), frames))[0]
+    assert stroke["pocketed"] == ["white"]
+    # Nothing saw it cross the frame: its count drop is noted, not called a jump.
+    assert stroke.get("overboard") is None
+    assert stroke["evidence"]["vanished_not_pocketed"] == {"white": 1}
+
+
 def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
     """The tracker loses every moving piece at `at_frame` and finds each again under a new
     id (the struck coin and the striker picked up again after a blurred frame or a swap)."""

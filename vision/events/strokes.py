@@ -26,7 +26,6 @@ from calibration.geometry import (
     BASE_CIRCLE_RADIUS_MM,
     COIN_DIAMETER_MM,
     COIN_RADIUS_MM,
-    HALF_SURFACE_MM,
     OUTER_CIRCLE_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
@@ -75,7 +74,6 @@ LOOKAHEAD_S = 0.15
 # after every pocketing actually seen).
 POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 # A piece lost this close to the frame while the board moved went over it.
-EDGE_MM = 6.0 * COIN_RADIUS_MM  # a fast piece travels this far in a few frames
 # The striker's run counts as touching a carromman when it passes this much beyond contact:
 # a detection's error (a near miss closer than this is beyond what a camera can tell).
 TOUCH_MARGIN_MM = 2.0
@@ -657,10 +655,6 @@ class StrokeSegmenter:
                 stroke.events.append(
                     ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy, guess=True)
                 )
-            elif max(abs(xy[0]), abs(xy[1])) >= HALF_SURFACE_MM - EDGE_MM:
-                # Lost at the frame's edge while moving: it jumped off (used only if the counts
-                # at rest say a piece of its colour is gone and no pocketing explains it).
-                stroke.events.append(ItemEvent(piece.item, None, frame, time_s, tid, xy))
             # Lost while things moved and not seen since the board settled: it went somewhere
             # (or it is a ghost left by an identity swap, its piece followed by another track).
             del self.pieces[tid]
