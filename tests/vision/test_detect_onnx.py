@@ -5,10 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from calibration.camera import board_to_rectified
+from calibration.geometry import base_circle_centres
 from models.detector.scenes import load_moving, load_still
 from vision.detect import load_default_detector
 from vision.detect.eval import Result, report, score_scene
 from vision.detect.onnx_detector import ModelError, OnnxDetector
+from vision.detections import CLASS_NAMES
 
 # Test seeds: outside the training (0-449, 500-649), validation (450-499), development
 # (5000-5999) and figure (20000+, 61000+) ranges.
@@ -67,3 +70,40 @@ def test_a_model_of_another_kind_is_a_clear_error(tmp_path) -> None:
     junk.write_bytes(b"not a model")
     with pytest.raises(ModelError, match="cannot load"):
         OnnxDetector(model_path=junk)
+
+
+class _ScriptedHeat(OnnxDetector):
+    """The committed model's geometry with heat maps written by the test: one hot cell per
+    wanted (class, board mm, score)."""
+
+    wanted: list[tuple[str, tuple[float, float], float]]
+
+    def heat_maps(self, view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cells = view_bgr.shape[0] // self.stride
+        heat = np.zeros((len(CLASS_NAMES), cells, cells), np.float32)
+        offsets = np.zeros((2, cells, cells), np.float32)
+        for name, xy, score in self.wanted:
+            u, v = board_to_rectified(
+                np.array([xy]), self.rectifier.px_per_mm, self.rectifier.half_extent_mm
+            )[0]
+            u, v = (u + 0.5) / self.stride, (v + 0.5) / self.stride
+            col, row = int(u), int(v)
+            heat[CLASS_NAMES.index(name), row, col] = score
+            offsets[:, row, col] = (u - col - 0.5, v - row - 0.5)
+        return heat, offsets
+
+
+def test_a_printed_base_circle_taken_for_a_coin_is_dropped_but_a_striker_on_one_is_kept() -> None:
+    scene = load_still(30004, layout="sparse", hands=0)
+    circles = np.concatenate([base_circle_centres(seat) for seat in ("S", "N")])
+    detector = _ScriptedHeat()
+    detector.wanted = [
+        ("white", tuple(circles[0]), 0.7),  # the print, as the network sometimes sees it
+        ("striker", tuple(circles[1]), 0.7),  # a striker placed over a base circle
+        ("black", tuple(circles[2]), 0.95),  # a coin lying there, seen as surely as coins are
+        ("white", (100.0, 50.0), 0.7),  # a coin anywhere else
+    ]
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    assert sorted(found.class_names) == ["black", "striker", "white"]
+    white = found.xy_mm[np.array(found.class_names) == "white"][0]
+    assert np.linalg.norm(white - (100.0, 50.0)) < 5.0
