@@ -150,6 +150,8 @@ class ScriptedMatch:
         striker_pocket: str | None = None,
         overboard: str | None = None,
         speed: float = 2500.0,
+        picked_up: bool = True,
+        striker_end: tuple[float, float] | None = None,
     ) -> None:
         """The striker leaves its spot; it hits `target`, which runs into `pocket` (or off the
         board), or it misses everything; then everything comes to rest and the striker is
@@ -197,8 +199,12 @@ class ScriptedMatch:
             self.state[s] = int(ObjectState.IN_POCKET)
             self.xy[s] = np.nan
             truth.pocketed.append(("striker", striker_pocket))
+        if striker_end is not None:  # it rebounds and rolls there
+            self.move({"S": (np.asarray(striker_end, dtype=float), speed * 0.3)})
         self.wait(1.0)  # at rest
         self.strokes.append(truth)
+        if not picked_up:
+            return  # left lying where it stopped
         # The striker is picked up for the next stroke (or fished out of the pocket).
         self.state[s] = int(ObjectState.ABSENT)
         self.xy[s] = np.nan

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from calibration.geometry import BASE_LINE_MID_MM
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
 from tests.vision.scripted_match import ScriptedMatch
@@ -214,6 +215,42 @@ def test_a_coin_lost_near_the_frame_is_not_called_overboard_without_being_seen_t
     # Nothing saw it cross the frame: its count drop is noted, not called a jump.
     assert stroke.get("overboard") is None
     assert stroke["evidence"]["vanished_not_pocketed"] == {"white": 1}
+
+
+def striker_hidden_at(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
+    """A hand covers the striker for one frame (the tracker keeps it, occluded)."""
+    for frame in frames:
+        if frame.frame_index == at_frame:
+            state = frame.state.copy()
+            state[frame.class_id == STRIKER_CLASS] = int(TrackState.OCCLUDED)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
+                frame.velocity_mm_s, state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_striker_lifted_where_it_lay_and_carried_off_is_not_a_stroke() -> None:
+    def board() -> tuple[ScriptedMatch, int]:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 40.0)
+        # The striker rebounds onto the far base line and is left lying there; a hand lifts it
+        # (hidden a frame, a few mm off) and carries it across to the base line it will be
+        # struck from.
+        match.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(60.0, BASE_LINE_MID_MM))
+        s = match.index("S")
+        lifted = len(match._xy) // match.oversample
+        resting = match.xy[s].copy()
+        match.move({"S": (resting + (2.0, -7.0), 100.0)})
+        match.move({"S": (np.array([60.0, -BASE_LINE_MID_MM]), 900.0)})
+        match.wait(1.0)
+        match.strike("S", target="W2", pocket="SW")
+        return match, lifted
+
+    match, lifted = board()
+    strokes = strokes_of(record(match, striker_hidden_at(oracle_track_frames(match.timeline()), lifted)))
+    assert [s["pocketed"] for s in strokes] == [["white"], ["white"]]
 
 
 def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:

@@ -26,6 +26,10 @@ class EventConfig:
     # The striker must have been moved this far from where the last stroke left it (and be
     # still) before a fast movement can be a strike: a hand carrying it away is not one.
     reposition_mm: float = 15.0
+    # A striker picked up and put back about where the last stroke left it is aimed before it
+    # is struck: it lies still (within `still_mm` of one spot) at least this long. A hand
+    # lifting it to carry it off pauses it for a frame or two at most, then moves it fast.
+    aim_s: float = 0.15
     # A striker out of sight at most this long and found far from its base line was struck
     # unseen (blurred out for its whole run).
     unseen_strike_s: float = 1.5

@@ -173,6 +173,7 @@ class _Rest:
     counts: Counter[str]
     positioned: bool = True  # put there since the last stroke (not where that stroke left it)
     placing_zone: Counter[str] = field(default_factory=Counter)  # pieces seen where dues go
+    since_s: float = 0.0  # first seen still at this spot
 
 
 class StrokeSegmenter:
@@ -354,17 +355,25 @@ class StrokeSegmenter:
         if fastest is None:
             return
         rest = self._striker_rest
+        slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
+        # Still at the spot where it was last seen still: how long it has lain there.
+        same_spot = (
+            rest is not None
+            and rest.track_id == fastest.track_id
+            and float(np.linalg.norm(rest.xy - fastest.position)) <= cfg.still_mm
+        )
+        since_s = rest.since_s if same_spot and rest is not None else fastest.time_s
         if self._striker_after is not None and not self._repositioned:
             tid, xy = self._striker_after
             moved = float(np.hypot(fastest.xy[0] - xy[0], fastest.xy[1] - xy[1]))
-            slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
-            # Put somewhere else (and let go) since the last stroke: from now on it may be struck.
-            self._repositioned = slow and (
-                fastest.track_id != tid or moved > cfg.reposition_mm or self._striker_handled
-            )
+            # Put somewhere else (and let go) since the last stroke: from now on it may be
+            # struck. Picked up and put back about where it lay, it is aimed (still a moment)
+            # before the strike; a hand lifting it to carry it off pauses it a frame at most.
+            aimed = self._striker_handled and fastest.time_s - since_s >= cfg.aim_s
+            self._repositioned = slow and (fastest.track_id != tid or moved > cfg.reposition_mm or aimed)
         if rest is not None and self._unseen_strike(fastest, rest, frame):
             return
-        if fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0:
+        if slow:
             self._striker_rest = _Rest(
                 fastest.frame,
                 fastest.time_s,
@@ -374,6 +383,7 @@ class StrokeSegmenter:
                 self.counts_now(),
                 self._repositioned,
                 self._placing_zone_counts(),
+                since_s,
             )
             return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
