@@ -73,7 +73,6 @@ LOOKAHEAD_S = 0.15
 # A piece lost this close to a pocket while the board moved most likely went into it (used
 # after every pocketing actually seen).
 POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
-# A piece lost this close to the frame while the board moved went over it.
 # The striker's run counts as touching a carromman when it passes this much beyond contact:
 # a detection's error (a near miss closer than this is beyond what a camera can tell).
 TOUCH_MARGIN_MM = 2.0
