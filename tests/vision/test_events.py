@@ -179,6 +179,16 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     assert len(stroke["evidence"]["dropped_pocket_events"]) == 1
 
 
+def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:
+    """The frame with the tracks `which` selects held as occluded (not seen, kept)."""
+    state = frame.state.copy()
+    state[which] = int(TrackState.OCCLUDED)
+    return TrackFrame(
+        frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
+        frame.velocity_mm_s, state, frame.pocket, frame.score,
+    )  # fmt: skip
+
+
 def hidden_from(
     frames: Iterator[TrackFrame], near_mm: tuple[float, float], at_frame: int
 ) -> Iterator[TrackFrame]:
@@ -189,12 +199,7 @@ def hidden_from(
         if frame.frame_index >= at_frame:
             if lost is None:
                 lost = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
-            state = frame.state.copy()
-            state[frame.track_id == lost] = int(TrackState.OCCLUDED)
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
-                frame.velocity_mm_s, state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = occluded(frame, frame.track_id == lost)
         yield frame
 
 
@@ -221,12 +226,7 @@ def striker_hidden_at(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[T
     """A hand covers the striker for one frame (the tracker keeps it, occluded)."""
     for frame in frames:
         if frame.frame_index == at_frame:
-            state = frame.state.copy()
-            state[frame.class_id == STRIKER_CLASS] = int(TrackState.OCCLUDED)
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
-                frame.velocity_mm_s, state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = occluded(frame, frame.class_id == STRIKER_CLASS)
         yield frame
 
 
