@@ -211,6 +211,14 @@ class ScriptedMatch:
         self.pocket[s] = -1
         self.wait(0.3)
 
+    def due_put_back(self) -> None:
+        """South pockets North's B3 (a due), North misses, and B3 is put back by hand."""
+        self.put_striker("S", -60.0)
+        self.strike("S", target="B3", pocket="SW")
+        self.put_striker("N", 0.0)
+        self.strike("N", target=None)
+        self.place("B3", (0.0, 40.0))
+
     def timeline(self) -> Timeline:
         radius = np.array([STRIKER_RADIUS_MM if c == "striker" else COIN_RADIUS_MM for c in CLASSES])
         return Timeline(

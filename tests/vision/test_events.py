@@ -45,11 +45,7 @@ def short_board() -> ScriptedMatch:
     m.new_board("S")
     m.put_striker("S", 40.0)
     m.strike("S", target="W1", pocket="NE")
-    m.put_striker("S", -60.0)
-    m.strike("S", target="B3", pocket="SW")
-    m.put_striker("N", 0.0)
-    m.strike("N", target=None)
-    m.place("B3", (0.0, 40.0))
+    m.due_put_back()
     m.put_striker("S", 20.0)
     m.strike("S", target="W4", pocket="NW", striker_pocket="SE")
     return m
@@ -292,11 +288,7 @@ def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> N
     def board() -> ScriptedMatch:
         match = ScriptedMatch()
         match.new_board("S")
-        match.put_striker("S", -60.0)
-        match.strike("S", target="B3", pocket="SW")  # the opponent's coin: a due
-        match.put_striker("N", 0.0)
-        match.strike("N", target=None)
-        match.place("B3", (0.0, 40.0))
+        match.due_put_back()
         match.put_striker("S", 20.0)
         match.strike("S", target="W4", pocket="NW")
         return match

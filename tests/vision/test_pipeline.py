@@ -88,11 +88,7 @@ def scripted() -> ScriptedMatch:
     m.wait(2.0)  # a long quiet spell: frames skipped
     m.put_striker("S", 40.0)
     m.strike("S", target="W1", pocket="NE")
-    m.put_striker("S", -60.0)
-    m.strike("S", target="B3", pocket="SW")
-    m.put_striker("N", 0.0)
-    m.strike("N", target=None)
-    m.place("B3", (0.0, 40.0))
+    m.due_put_back()
     m.put_striker("S", 20.0)
     m.strike("S", target="W4", pocket="NW")
     return m

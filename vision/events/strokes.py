@@ -31,7 +31,9 @@ from calibration.geometry import (
     POCKETS,
     STRIKER_RADIUS_MM,
     board_to_seat,
+    nearest_pocket,
     on_playing_surface,
+    pocket_centre,
     pocket_centres,
     striker_legal_range,
 )
@@ -355,13 +357,14 @@ class StrokeSegmenter:
             return
         rest = self._striker_rest
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
-        # Still at the spot where it was last seen still: how long it has lain there.
-        same_spot = (
-            rest is not None
+        # Since when it has lain at the spot where it was last seen still.
+        since_s = (
+            rest.since_s
+            if rest is not None
             and rest.track_id == fastest.track_id
             and float(np.linalg.norm(rest.xy - fastest.position)) <= cfg.still_mm
+            else fastest.time_s
         )
-        since_s = rest.since_s if same_spot and rest is not None else fastest.time_s
         if self._striker_after is not None and not self._repositioned:
             tid, xy = self._striker_after
             moved = float(np.hypot(fastest.xy[0] - xy[0], fastest.xy[1] - xy[1]))
@@ -617,7 +620,7 @@ class StrokeSegmenter:
 
     def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
         if how == int(TrackState.POCKETED):
-            pocket = _pocket_of(frame, piece.track_id) or POCKETS[_nearest_pocket_index(piece.position)]
+            pocket = _pocket_of(frame, piece.track_id) or nearest_pocket(piece.position)
             return ItemEvent(piece.item, pocket, frame.frame_index, frame.time_s, piece.track_id, piece.xy)
         if how == int(TrackState.OFF_BOARD):
             # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
@@ -870,10 +873,5 @@ def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
 
 def _hole_under(xy: np.ndarray) -> str | None:
     """The pocket whose mouth a piece at `xy` lies over (it is falling in), if any."""
-    index = _nearest_pocket_index(xy)
-    near = float(np.linalg.norm(pocket_centres()[index] - xy)) <= POCKET_CAPTURE_MM
-    return POCKETS[index] if near else None
-
-
-def _nearest_pocket_index(xy: np.ndarray) -> int:
-    return int(np.argmin(np.linalg.norm(pocket_centres() - np.asarray(xy, dtype=float), axis=1)))
+    pocket = nearest_pocket(xy)
+    return pocket if float(np.linalg.norm(pocket_centre(pocket) - xy)) <= POCKET_CAPTURE_MM else None
