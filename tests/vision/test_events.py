@@ -304,6 +304,24 @@ def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> N
     assert strokes_of(events)[-1]["pocketed"] == ["white"]
 
 
+def test_a_stroke_whose_striker_is_never_seen_again_is_known_by_the_coin_it_sends_flying() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", -30.0)
+        match.strike("N", target="B2", pocket="SE")
+        return match
+
+    first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
+    # A dim lamp's striker: lost at the strike and not found again where it stops.
+    frames = striker_unseen_between(oracle_track_frames(board().timeline()), first - 1, 10**9)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    assert strokes[-1]["evidence"]["frames"][0] <= first
+
+
 @pytest.mark.parametrize("auto_fouls", [(), ("striker-position",)])
 def test_law_130_striker_position_is_measured_and_called_only_on_request(auto_fouls: tuple[str, ...]) -> None:
     match = ScriptedMatch()

@@ -348,6 +348,8 @@ class StrokeSegmenter:
             p.item == "striker" and p.state in (held, int(TrackState.OCCLUDED)) for p in self.pieces.values()
         ):
             self._striker_handled = True  # in a hand (or under one) since the last stroke
+        if self._striker_rest is not None and self._carromman_struck(self._striker_rest, frame):
+            return
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.state != held]
         if not strikers:
             return
@@ -451,14 +453,55 @@ class StrokeSegmenter:
         )
         if not moved and self._on_base_band(seat, striker.position):
             return False  # lifted and put down further along the line
+        self._start_from_rest(rest, striker.track_id, frame, moved)
+        return True
+
+    def _carromman_struck(self, rest: _Rest, frame: TrackFrame) -> bool:
+        """A carromman seen lying or moving a frame ago now flies at a strike's speed, a
+        moment after the striker was positioned on a base line, and the striker is not seen
+        there any more: the striker hit it unseen (a dim lamp's striker blurs out at once, and
+        may stay unseen where it stops). Only a strike moves carrommen that fast; a hand
+        putting one down is seen slowly, or not at all while it carries it."""
+        cfg = self.config
+        if not rest.positioned or frame.time_s - rest.time_s > cfg.strike_window_s:
+            return False
+        seat = side_of(rest.xy)
+        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
+            return False
+        if any(
+            p.item == "striker"
+            and p.state == int(TrackState.AT_REST)
+            and float(np.linalg.norm(p.position - rest.xy)) <= cfg.strike_confirm_mm
+            for p in self.pieces.values()
+        ):
+            return False  # still lying where it was aimed: whatever moved, it was not struck
+        seen = (int(TrackState.AT_REST), int(TrackState.MOVING))
+        struck = [
+            p
+            for tid, p in self.pieces.items()
+            if p.item in CARROMMEN
+            and p.state == int(TrackState.MOVING)
+            and p.speed_mm_s >= cfg.strike_speed_mm_s
+            and tid in rest.snapshot
+            and (before := self._previous.get(tid)) is not None
+            and before.state in seen
+        ]
+        if not struck:
+            return False
+        self._start_from_rest(rest, rest.track_id, frame, moved=True)
+        return True
+
+    def _start_from_rest(self, rest: _Rest, striker_id: int, frame: TrackFrame, moved: bool) -> None:
+        """A stroke recognised after its start: it began when the striker was last seen
+        resting, with what happened meanwhile; confirmed at once."""
         stroke = _Stroke(
             counts_before=rest.counts,
             placing_zone_before=rest.placing_zone,
             start_frame=rest.frame + 1,
             start_time_s=rest.time_s,
-            striker_id=striker.track_id,
+            striker_id=striker_id,
             striker_start=rest.xy.copy(),
-            seat=seat,
+            seat=side_of(rest.xy),
             snapshot=rest.snapshot,
             last_motion_s=frame.time_s,
         )
@@ -473,7 +516,6 @@ class StrokeSegmenter:
         stroke.confirmed = True
         self._stroke = stroke
         self._note_board_change(stroke)
-        return True
 
     def _occupied(self, seat: str) -> bool:
         """A player strikes from the base lines of their own seat (law 130): in singles the two
