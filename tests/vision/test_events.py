@@ -322,6 +322,23 @@ def test_a_stroke_whose_striker_is_never_seen_again_is_known_by_the_coin_it_send
     assert strokes[-1]["evidence"]["frames"][0] <= first
 
 
+def test_a_break_is_made_when_the_pack_moves_though_the_striker_was_not_seen_reaching_it() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 0.0)
+        match.strike("S", target="W4")  # the break is made, nothing pocketed: Ben has the turn
+        match.put_striker("N", 40.0)
+        match.strike("N", target="B2", pocket="SE")
+        return match
+
+    first, last = strokes_of(record(board()))[0]["evidence"]["frames"]
+    frames = striker_unseen_between(oracle_track_frames(board().timeline()), first - 1, last)
+    strokes = strokes_of(record(board(), frames))
+    assert [s["touched"] for s in strokes] == [True, True]
+    assert [s.get("player") for s in strokes] == ["Asha", "Ben"]  # Ben's stroke is in turn
+
+
 @pytest.mark.parametrize("auto_fouls", [(), ("striker-position",)])
 def test_law_130_striker_position_is_measured_and_called_only_on_request(auto_fouls: tuple[str, ...]) -> None:
     match = ScriptedMatch()

@@ -775,8 +775,12 @@ class StrokeSegmenter:
         kept = [e for e in kept if e.pocket is not None]
         # The striker touched a carromman if its run came within contact of one (a glancing
         # touch barely moves a coin; a coin seen to jitter was not touched), or if one left.
-        touched = _striker_came_near(stroke, self._lying_now(stroke.snapshot, stroke.start_time_s)) or any(
-            e.item != "striker" for e in (*kept, *overboard)
+        # At the break the pack moves only when struck: displaced pack pieces tell even when
+        # the striker's run was not seen (law 45, a break not made, turns on it).
+        touched = (
+            _striker_came_near(stroke, self._lying_now(stroke.snapshot, stroke.start_time_s))
+            or any(e.item != "striker" for e in (*kept, *overboard))
+            or (stroke.new_board and stroke.touched)
         )
         kept.sort(key=lambda e: (e.frame, e.time_s))
         self._stroke = None
