@@ -24,6 +24,9 @@ from models.detector.scenes import load_moving, load_still, training_scenes
 
 KINDS: dict[str, Callable[[int], list[Scene]]] = {
     "train": training_scenes,
+    # Extra training looks under the dimmest lamp, where a pale striker nearly matches the
+    # board (the recorder lost such strikers on development videos).
+    "train-warm-lamp": lambda seed: training_scenes(seed, "warm-lamp"),
     "still": lambda seed: [load_still(seed)],
     "moving": lambda seed: [load_moving(seed)],
 }

@@ -138,7 +138,7 @@ def load_moving(seed: int) -> Scene:
 TRAINING_SCENES_PER_LOOK = 4
 
 
-def training_scenes(seed: int) -> list[Scene]:
+def training_scenes(seed: int, style_name: str = "any") -> list[Scene]:
     """The training mix: four pictures of one board, lamp and camera (drawing the board and
     warping it for a camera is most of a picture's cost; the pieces and hands are cheap):
     a still as `render_still` draws it, a crowded board (touching clusters, pocket mouths,
@@ -158,10 +158,10 @@ def training_scenes(seed: int) -> list[Scene]:
         objects_truth,
         random_layout,
     )
-    from samples.render.styles import ANY_STYLE, resolve_style
+    from samples.render.styles import resolve_style
 
     rng = np.random.default_rng([seed, 11])
-    style = resolve_style(ANY_STYLE, rng)
+    style = resolve_style(style_name, rng)
     look = sample_scene(style, rng)
     pose = sample_pose(style, rng, DEFAULT_SIZE)
     renderer = FrameRenderer(look, render_board(look.board, TEXTURE_PX_PER_MM), pose)

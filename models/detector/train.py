@@ -56,12 +56,13 @@ class ViewSet:
         return len(self.images)
 
 
-def build_views(seeds: list[int], seed: int, cache: Path) -> ViewSet:
+def build_views(seeds: list[tuple[str, int]], seed: int, cache: Path) -> ViewSet:
+    """Views of the cached training scenes: (cache kind, seed) each."""
     rng = np.random.default_rng([seed, 3])
     views = []
     start = time.time()
-    for i, s in enumerate(seeds):
-        for scene in load_cached("train", s, cache):
+    for i, (kind, s) in enumerate(seeds):
+        for scene in load_cached(kind, s, cache):
             if rng.random() < VIDEO_SHARE:
                 image = V.h264_round_trip(scene.image_bgr, int(rng.integers(*VIDEO_CRF)))
                 scene = replace(scene, image_bgr=image)
@@ -236,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--train-seeds", default="0-449,500-649")
     parser.add_argument("--val-seeds", default="450-499")
+    parser.add_argument(
+        "--warm-lamp-seeds", default="", help="extra training looks drawn in the warm-lamp style"
+    )
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--steps-per-epoch", type=int, default=150)
     parser.add_argument("--threads", type=int, default=2, help="torch threads (the machine is shared)")
@@ -247,10 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
     train_seeds, val_seeds = parse_seeds(args.train_seeds), parse_seeds(args.val_seeds)
+    warm_seeds = parse_seeds(args.warm_lamp_seeds)
     render_cache("train", train_seeds, args.cache)
+    render_cache("train-warm-lamp", warm_seeds, args.cache)
     render_cache("still", val_seeds, args.cache)
     render_cache("moving", val_seeds, args.cache)
-    data = build_views(train_seeds, args.seed, args.cache)
+    data = build_views(
+        [("train", s) for s in train_seeds] + [("train-warm-lamp", s) for s in warm_seeds],
+        args.seed,
+        args.cache,
+    )
     stills = [scene for s in val_seeds for scene in load_cached("still", s, args.cache)]
     moving = [scene for s in val_seeds for scene in load_cached("moving", s, args.cache)]
     print(f"{len(data)} training views, {len(stills)} + {len(moving)} validation scenes", file=sys.stderr)
@@ -263,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             "widths": ",".join(map(str, WIDTHS)),
             "train_seeds": args.train_seeds,
             "val_seeds": args.val_seeds,
+            "warm_lamp_seeds": args.warm_lamp_seeds,
             "seed": str(args.seed),
             "epochs": str(args.epochs),
             "steps_per_epoch": str(args.steps_per_epoch),
