@@ -21,6 +21,7 @@ import numpy as np
 from calibration import geometry as g
 from calibration.camera import Calibration
 from models.detector.data import Piece, Scene
+from samples.render.styles import ANY_STYLE
 
 MOUTH_DISTANCE_MM = g.POCKET_RADIUS_MM + g.STRIKER_RADIUS_MM + 20.0
 UNDER_HAND_VISIBLE = 0.95
@@ -106,7 +107,7 @@ def load_moving(seed: int) -> Scene:
         objects_truth,
         random_layout,
     )
-    from samples.render.styles import ANY_STYLE, resolve_style
+    from samples.render.styles import resolve_style
 
     rng = np.random.default_rng([seed, 7])
     style = resolve_style(ANY_STYLE, rng)
@@ -138,7 +139,7 @@ def load_moving(seed: int) -> Scene:
 TRAINING_SCENES_PER_LOOK = 4
 
 
-def training_scenes(seed: int, style_name: str = "any") -> list[Scene]:
+def training_scenes(seed: int, style_name: str = ANY_STYLE) -> list[Scene]:
     """The training mix: four pictures of one board, lamp and camera (drawing the board and
     warping it for a camera is most of a picture's cost; the pieces and hands are cheap):
     a still as `render_still` draws it, a crowded board (touching clusters, pocket mouths,

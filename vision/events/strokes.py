@@ -394,9 +394,7 @@ class StrokeSegmenter:
             return
         # A speed measured across an occlusion is a striker put down somewhere else (carried
         # under a hand), not struck; and a strike leaves from where the striker just rested.
-        before = self._previous.get(fastest.track_id)
-        seen_before = before is not None and before.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
-        if not seen_before and frame.time_s - rest.time_s > cfg.strike_blur_s:
+        if not self._seen_last_look(fastest.track_id) and frame.time_s - rest.time_s > cfg.strike_blur_s:
             return
         if frame.time_s - rest.time_s > cfg.strike_window_s:
             return
@@ -404,8 +402,8 @@ class StrokeSegmenter:
             return
         if not self._repositioned:
             return  # the striker where the last stroke left it is picked up, not struck
-        seat = side_of(rest.xy)
-        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
+        seat = self._struck_from(rest)
+        if seat is None:
             return
         snapshot = rest.snapshot
         self._stroke = _Stroke(
@@ -432,16 +430,15 @@ class StrokeSegmenter:
         out of sight, having moved carrommen or left the line: it was struck (blurred out for
         its whole run). The stroke starts from the rest, with what happened meanwhile."""
         cfg = self.config
-        before = self._previous.get(striker.track_id)
-        if before is not None and before.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+        if self._seen_last_look(striker.track_id):
             return False  # seen just before: the ordinary strike test applies
         if not rest.positioned or frame.time_s - rest.time_s > cfg.unseen_strike_s:
             return False
         travelled = float(np.linalg.norm(striker.position - rest.xy))
         if travelled < 2 * cfg.strike_confirm_mm:
             return False
-        seat = side_of(rest.xy)
-        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
+        seat = self._struck_from(rest)
+        if seat is None:
             return False
         moved = any(
             p.item in CARROMMEN
@@ -465,8 +462,7 @@ class StrokeSegmenter:
         cfg = self.config
         if not rest.positioned or frame.time_s - rest.time_s > cfg.strike_window_s:
             return False
-        seat = side_of(rest.xy)
-        if not self._on_base_band(seat, rest.xy) or not self._occupied(seat):
+        if self._struck_from(rest) is None:
             return False
         if any(
             p.item == "striker"
@@ -475,17 +471,14 @@ class StrokeSegmenter:
             for p in self.pieces.values()
         ):
             return False  # still lying where it was aimed: whatever moved, it was not struck
-        seen = (int(TrackState.AT_REST), int(TrackState.MOVING))
-        struck = [
-            p
-            for tid, p in self.pieces.items()
-            if p.item in CARROMMEN
+        struck = any(
+            p.item in CARROMMEN
             and p.state == int(TrackState.MOVING)
             and p.speed_mm_s >= cfg.strike_speed_mm_s
             and tid in rest.snapshot
-            and (before := self._previous.get(tid)) is not None
-            and before.state in seen
-        ]
+            and self._seen_last_look(tid)
+            for tid, p in self.pieces.items()
+        )
         if not struck:
             return False
         self._start_from_rest(rest, rest.track_id, frame, moved=True)
@@ -516,6 +509,18 @@ class StrokeSegmenter:
         stroke.confirmed = True
         self._stroke = stroke
         self._note_board_change(stroke)
+
+    def _seen_last_look(self, track_id: int) -> bool:
+        """Whether the track was seen (lying or moving) in the previous look: a speed measured
+        across an occlusion is a piece put down elsewhere, not one set moving."""
+        before = self._previous.get(track_id)
+        return before is not None and before.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
+
+    def _struck_from(self, rest: _Rest) -> str | None:
+        """The seat a striker resting at `rest` could be struck from (on that seat's base band,
+        a seat a player sits at), or None."""
+        seat = side_of(rest.xy)
+        return seat if self._on_base_band(seat, rest.xy) and self._occupied(seat) else None
 
     def _occupied(self, seat: str) -> bool:
         """A player strikes from the base lines of their own seat (law 130): in singles the two
