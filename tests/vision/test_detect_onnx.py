@@ -11,6 +11,7 @@ from models.detector.scenes import load_moving, load_still
 from vision.detect import load_default_detector
 from vision.detect.eval import Result, report, score_scene
 from vision.detect.onnx_detector import ModelError, OnnxDetector
+from vision.detect.parallax import Viewpoint
 from vision.detections import CLASS_NAMES
 
 # Test seeds: outside the training (0-449, 500-649), validation (450-499), development
@@ -107,3 +108,38 @@ def test_a_printed_base_circle_taken_for_a_coin_is_dropped_but_a_striker_on_one_
     assert sorted(found.class_names) == ["black", "striker", "white"]
     white = found.xy_mm[np.array(found.class_names) == "white"][0]
     assert np.linalg.norm(white - (100.0, 50.0)) < 5.0
+
+
+def _faces(scene, name: str) -> list[tuple[float, float]]:
+    """Where the network would see the top faces of the scene's `name` pieces lying in view."""
+    viewpoint = Viewpoint.of(scene.calibration)
+    bases = [p.xy_mm for p in scene.pieces if p.name == name and p.visible > 0.99 and not p.moving]
+    return [tuple(xy) for xy in viewpoint.base_to_face(np.array(bases))]
+
+
+def test_a_striker_the_network_is_unsure_of_is_known_by_its_size() -> None:
+    # A dim lamp: the network scores the striker and a white coin alike, both too low to
+    # be taken as pieces and both a little like a striker; only the striker is its size.
+    scene = load_still(30013, layout="sparse", hands=0, style="warm-lamp")
+    (striker_face,) = _faces(scene, "striker")
+    (coin_face,) = _faces(scene, "white")
+    detector = _ScriptedHeat()
+    detector.wanted = [
+        ("white", striker_face, 0.3),
+        ("striker", striker_face, 0.2),
+        ("white", coin_face, 0.31),
+        ("striker", coin_face, 0.2),
+    ]
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    assert found.class_names == ["striker"]
+    striker = next(p for p in scene.pieces if p.name == "striker")
+    assert np.linalg.norm(found.xy_mm[0] - striker.xy_mm) < 4.0
+
+
+def test_no_striker_is_made_up_from_a_coin_when_the_striker_is_not_there() -> None:
+    scene = load_still(30013, layout="sparse", hands=0, style="warm-lamp")
+    (coin_face,) = _faces(scene, "white")
+    detector = _ScriptedHeat()
+    detector.wanted = [("white", coin_face, 0.6), ("striker", coin_face, 0.35)]
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    assert found.class_names == ["white"]
