@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from calibration.geometry import BASE_LINE_MID_MM, POCKETS
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
+from samples.timeline import HandPose
 from tests.vision.scripted_match import ScriptedMatch
 from vision.detections import CLASS_NAMES, Detections
 from vision.errors import UsageError
@@ -90,6 +91,23 @@ def test_a_striker_nudged_along_the_base_line_is_not_a_stroke() -> None:
     match.new_board("S")
     match.put_striker("S", 0.0, nudge_mm=90.0)  # a long slow slide into place
     match.move({"S": (match.xy[match.index("S")] + [50.0, 0.0], 300.0)})  # and a quick shove
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+    strokes = strokes_of(record(match))
+    assert len(strokes) == 1
+    assert strokes[0]["pocketed"] == ["white"]
+
+
+def test_a_striker_slid_fast_along_the_base_line_under_a_hand_is_not_a_stroke() -> None:
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 60.0)
+    k = match.index("S")
+    spot = match.xy[k] + [-150.0, 0.0]
+    # The hand takes it along its base lines, as fast as a gentle stroke, and lets go.
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    match.move({"S": (spot, 600.0)})
+    match.hands = ()
     match.wait(1.0)
     match.strike("S", target="W1", pocket="NE")
     strokes = strokes_of(record(match))

@@ -560,9 +560,13 @@ class StrokeSegmenter:
         if striker is not None and striker.speed_mm_s >= cfg.rest_speed_mm_s:
             stroke.striker_moving_frames += 1
         # Clear of its resting place and seen moving twice (or a long way at once: frames are
-        # skipped at rest, a short stroke may fall between two looks).
-        far = travelled >= cfg.strike_confirm_mm and (
-            stroke.striker_moving_frames >= 2 or travelled >= 2 * cfg.strike_confirm_mm
+        # skipped at rest, a short stroke may fall between two looks), and off the base lines:
+        # a striker slid along them under a hand is being placed; struck, it leaves them.
+        on_line = striker is not None and self._on_base_band(stroke.seat, striker.position)
+        far = (
+            travelled >= cfg.strike_confirm_mm
+            and (stroke.striker_moving_frames >= 2 or travelled >= 2 * cfg.strike_confirm_mm)
+            and not on_line
         )
         if gone or stroke.touched or far:
             stroke.confirmed = True
