@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, on_playing_surface
+from calibration.geometry import on_playing_surface
 from vision.detections import CLASS_NAMES, Detections
 
 # Looks kept: about a third of a second when every frame is detected (the board has been
@@ -22,9 +22,6 @@ from vision.detections import CLASS_NAMES, Detections
 WINDOW_LOOKS = 10
 # Detections of a piece at rest scatter by a millimetre or two.
 SPOT_MM = 4.0
-# A carromman lying on the surface has its centre a radius inside the edge (the frame stops
-# it); what is found closer to the edge is the frame's wood or a hand on it.
-LYING_INSIDE_EDGE_MM = COIN_RADIUS_MM - SPOT_MM
 # A spot is a piece when a detection of that colour was there in this share of the looks (a
 # piece partly hidden now and then still counts; a detection once in a while does not).
 PERSISTENCE = 0.4
@@ -60,7 +57,7 @@ class RestCounter:
         class_id = CLASS_NAMES.index(item)
         points, look = [], []
         for k, detections in enumerate(self._looks):
-            on_surface = on_playing_surface(detections.xy_mm, LYING_INSIDE_EDGE_MM)
+            on_surface = on_playing_surface(detections.xy_mm)
             mine = detections.xy_mm[(detections.class_id == class_id) & on_surface]
             points.append(mine)
             look.extend([k] * len(mine))

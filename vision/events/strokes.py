@@ -249,17 +249,6 @@ class StrokeSegmenter:
                 out.append(p.xy)
         return out
 
-    def _seen_lying(self, striker_xy: np.ndarray) -> Counter[str]:
-        """Carrommen the recent looks show lying still, less anything where the striker lies
-        (a pale striker is sometimes taken for a white coin); nothing without detections."""
-        if self._rest_counter.empty:
-            return Counter()
-        counts: Counter[str] = Counter()
-        for item in CARROMMEN:
-            spots = self._rest_counter.pieces(item)
-            counts[item] = int(np.sum(np.linalg.norm(spots - striker_xy, axis=1) > STRIKER_RADIUS_MM))
-        return counts
-
     def _placing_zone_counts(self) -> Counter[str]:
         """Carrommen lying where dues are put back (from the tracks when no detections are given)."""
         if self._rest_counter.empty:
@@ -607,13 +596,9 @@ class StrokeSegmenter:
                 for item in CARROMMEN
             }
         )
-        # Nor fewer than lie there in plain sight: a carromman believed gone (a false pocketing,
-        # a miscount at the last rest) that the looks before the strike keep finding is on the
-        # board, or every later pocketing of its colour would go unbelieved. Never more than a
-        # full set: a piece counted on the board after it left unseen (it jumped off, and is
-        # now put back) is not a second one.
-        carried = self._end_counts + returned + put_back
-        stroke.counts_before = (carried | self._seen_lying(stroke.striker_start)) & FULL_SET
+        # Never more than a full set: a piece counted on the board after it left unseen (it
+        # jumped off, and is now put back) is not a second one.
+        stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
