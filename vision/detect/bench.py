@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             t1 = time.perf_counter()
             heat, offsets = detector.heat_maps(view.image_bgr)
             t2 = time.perf_counter()
-            find_peaks(heat, offsets, detector.stride, detector.min_score)
+            find_peaks(heat, offsets, detector.stride, detector.peak_floor)
             times[k] = (t1 - t0, t2 - t1, time.perf_counter() - t2)
         return times
 

@@ -75,6 +75,11 @@ RESCUE_INSIDE_EDGE_MM = 0.5 * STRIKER_RADIUS_MM
 REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
 
 
+def _nearest_mm(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """(N,) distance from each of `points` (N, 2) to the nearest of `centres` (M, 2)."""
+    return np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).min(axis=1)
+
+
 class ModelError(VisionError):
     """A detector model file that cannot be loaded or does not fit this code."""
 
@@ -128,15 +133,24 @@ class OnnxDetector:
             self._viewpoint = (key, Viewpoint.of(calibration))
         return self._viewpoint[1]
 
+    @property
+    def peak_floor(self) -> float:
+        """The lowest heat read off as a peak: the threshold, or lower where a pale striker
+        may be found among the weaker peaks."""
+        return min(self.min_score, RESCUE_MIN_SCORE)
+
     def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
         view = self.rectifier.view(image_bgr, calibration)
         heat, offsets = self.heat_maps(view.image_bgr)
-        uv, classes, score = find_peaks(heat, offsets, self.stride, min(self.min_score, RESCUE_MIN_SCORE))
+        uv, classes, score = find_peaks(heat, offsets, self.stride, self.peak_floor)
         if not len(score):
             return Detections.empty()
         faces = view.to_board(uv - 0.5)
-        to_print = np.linalg.norm(faces[:, None, :] - _BASE_CIRCLES[None, :, :], axis=2).min(axis=1)
-        printed = (to_print <= PRINT_MATCH_MM) & (score < PRINT_MAX_SCORE) & (classes != _STRIKER)
+        printed = (
+            (_nearest_mm(faces, _BASE_CIRCLES) <= PRINT_MATCH_MM)
+            & (score < PRINT_MAX_SCORE)
+            & (classes != _STRIKER)
+        )
         sure = score >= self.min_score
         if not (sure & (classes == _STRIKER)).any():
             pale = self._pale_striker(view, heat, uv, classes, score, faces)
@@ -146,8 +160,7 @@ class OnnxDetector:
         real = np.flatnonzero(~printed & sure)
         kept = real[suppress_close(faces[real], MERGE_DISTANCE_MM)]
         bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
-        to_pocket = np.linalg.norm(bases[:, None, :] - _POCKETS[None, :, :], axis=2).min(axis=1)
-        on_board = to_pocket >= POCKET_RADIUS_MM
+        on_board = _nearest_mm(bases, _POCKETS) >= POCKET_RADIUS_MM
         return Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
 
     def _pale_striker(
@@ -162,12 +175,11 @@ class OnnxDetector:
         """Index of the peak that is the striker by its size though not by its looks, if any."""
         cells = np.clip((uv / self.stride).astype(np.int64), 0, heat.shape[1] - 1)
         striker_heat = heat[_STRIKER, cells[:, 1], cells[:, 0]]
-        to_pocket = np.linalg.norm(faces[:, None, :] - _POCKETS[None, :, :], axis=2).min(axis=1)
         candidates = np.flatnonzero(
             np.isin(classes, (_WHITE, _STRIKER))
             & (score >= RESCUE_MIN_SCORE)
             & (striker_heat >= RESCUE_MIN_STRIKER_HEAT)
-            & (to_pocket >= POCKET_RADIUS_MM)
+            & (_nearest_mm(faces, _POCKETS) >= POCKET_RADIUS_MM)
             & on_playing_surface(faces, RESCUE_INSIDE_EDGE_MM)
         )
         if not len(candidates):

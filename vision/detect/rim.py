@@ -18,7 +18,8 @@ from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM
 from vision.detect.base import BoardView
 
 # From well inside a carromman's rim to well outside the striker's.
-_RADII_MM = np.arange(COIN_RADIUS_MM - 6.5, STRIKER_RADIUS_MM + 6.5, 0.5)
+_STEP_MM = 0.5
+_RADII_MM = np.arange(COIN_RADIUS_MM - 6.5, STRIKER_RADIUS_MM + 6.5, _STEP_MM)
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 64, endpoint=False)
 _RAYS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 # Between the two sizes as this measure reads them: the sharpest change lies a little inside
@@ -45,5 +46,6 @@ def rim_radii_mm(view: BoardView, centres_mm: np.ndarray) -> np.ndarray:
     )
     polar = cv2.cvtColor(polar_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     polar = polar.reshape(len(centres), len(_ANGLES), len(_RADII_MM))
+    # The change between two neighbouring radii is placed halfway between them.
     change = np.median(np.abs(np.diff(polar, axis=2)), axis=1)
-    return _RADII_MM[:-1][np.argmax(change, axis=1)] + 0.25
+    return _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2
