@@ -143,3 +143,24 @@ def test_no_striker_is_made_up_from_a_coin_when_the_striker_is_not_there() -> No
     detector.wanted = [("white", coin_face, 0.6), ("striker", coin_face, 0.35)]
     found = detector.detect(scene.image_bgr, scene.calibration)
     assert found.class_names == ["white"]
+
+
+def test_a_faint_peak_with_no_rim_is_no_piece_in_a_picture_but_a_tracker_still_gets_it() -> None:
+    scene = load_still(30004, layout="sparse", hands=0)
+    coin_face = _faces(scene, "white")[1]
+    wanted = [
+        ("white", coin_face, 0.45),  # a real coin the network is unsure of: its rim shows
+        ("white", (200.0, -120.0), 0.45),  # bare board
+        ("black", (0.0, 378.0), 0.45),  # the frame's wood past the surface's edge
+        ("white", (-150.0, 90.0), 0.7),  # bare board, but as sure as the network is of coins
+        ("striker", (-250.0, -60.0), 0.45),  # a pale striker is never dropped so
+    ]
+    for_picture, for_tracker = _ScriptedHeat(), _ScriptedHeat(for_tracking=True)
+    for_picture.wanted = for_tracker.wanted = wanted
+    in_picture = for_picture.detect(scene.image_bgr, scene.calibration)
+    assert sorted(in_picture.class_names) == ["striker", "white", "white"]
+    assert np.linalg.norm(in_picture.xy_mm - (-150.0, 90.0), axis=1).min() < 5.0
+    coin = next(p for p in scene.pieces if p.name == "white" and abs(p.xy_mm[0] + 178) < 2)
+    assert np.linalg.norm(in_picture.xy_mm - coin.xy_mm, axis=1).min() < 4.0
+    tracked = for_tracker.detect(scene.image_bgr, scene.calibration)
+    assert sorted(tracked.class_names) == ["black", "striker", "white", "white", "white"]

@@ -96,7 +96,7 @@ def make_detector(choice: str) -> Any:
         return ClassicalDetector()
     from vision.detect import load_default_detector
 
-    return load_default_detector()
+    return load_default_detector(for_tracking=True)
 
 
 def run(args: argparse.Namespace) -> int:

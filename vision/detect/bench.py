@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     n = len(frames)
     decode_wall, decode_cpu = min((wall, cpu) for _, wall, cpu in decode_passes)
 
-    detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
+    # Its detections go to a tracker.
+    model = {"model_path": Path(args.model)} if args.model else {}
+    detector = OnnxDetector(**model, for_tracking=True)
     detector.detect(frames[0][2], calibration)  # builds the rectification maps once
 
     def detect_and_track() -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,7 @@
 """Detector figures on generator scenes, per condition.
 
     python -m vision.detect.eval --seeds 20000-20299 [--moving-seeds 21000-21099]
-        [--detector onnx|classical] [--min-score S] [--cache DIR] [--json FILE]
+        [--detector onnx|classical] [--min-score S] [--for-tracking] [--cache DIR] [--json FILE]
 
 Stills (`--seeds`) give the pieces at rest; pictures with pieces in motion (`--moving-seeds`)
 give the moving ones. Use seeds never used in training or development (the model card lists
@@ -25,6 +25,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -167,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector", choices=("onnx", "classical"), default="onnx")
     parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
     parser.add_argument("--min-score", type=float, help="the ONNX detector's score threshold")
+    parser.add_argument(
+        "--for-tracking",
+        action="store_true",
+        help="the ONNX detector as the recorder runs it (faint peaks with no rim kept for the tracker)",
+    )
     parser.add_argument("--cache", type=Path, help="keep rendered scenes here and reuse them")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -180,11 +186,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from vision.detect.onnx_detector import OnnxDetector
 
-        options = {} if args.min_score is None else {"min_score": args.min_score}
-        detector = OnnxDetector(model_path=args.model, **options) if args.model else OnnxDetector(**options)
+        options: dict[str, Any] = {"for_tracking": args.for_tracking}
+        if args.min_score is not None:
+            options["min_score"] = args.min_score
+        if args.model:
+            options["model_path"] = Path(args.model)
+        detector = OnnxDetector(**options)
     result = evaluate(detector, parse_seeds(args.seeds), parse_seeds(args.moving_seeds), cache=args.cache)
     figures = {
         "detector": args.detector,
+        "for_tracking": args.for_tracking,
         "seeds": args.seeds,
         "moving_seeds": args.moving_seeds,
         **report(result),

@@ -30,9 +30,16 @@ STRIKER_MIN_RIM_MM = 0.5 * (COIN_RADIUS_MM + STRIKER_RADIUS_MM)
 
 def rim_radii_mm(view: BoardView, centres_mm: np.ndarray) -> np.ndarray:
     """(N,) rim radius in mm of the disc whose face is centred at each of `centres_mm` (N, 2)."""
+    return rims(view, centres_mm)[0]
+
+
+def rims(view: BoardView, centres_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(N,) rim radius in mm and (N,) its sharpness (the grey-level change across the rim per
+    half millimetre, median over the rays) of the disc whose face is centred at each of
+    `centres_mm` (N, 2)."""
     centres = np.asarray(centres_mm, dtype=np.float64).reshape(-1, 2)
     if not len(centres):
-        return np.zeros(0)
+        return np.zeros(0), np.zeros(0)
     points = centres[:, None, None, :] + _RADII_MM[None, None, :, None] * _RAYS[None, :, None, :]
     pixels = board_to_rectified(points.reshape(-1, 2), view.px_per_mm, view.half_extent_mm).astype(np.float32)
     rows = len(centres) * len(_ANGLES)
@@ -48,4 +55,4 @@ def rim_radii_mm(view: BoardView, centres_mm: np.ndarray) -> np.ndarray:
     polar = polar.reshape(len(centres), len(_ANGLES), len(_RADII_MM))
     # The change between two neighbouring radii is placed halfway between them.
     change = np.median(np.abs(np.diff(polar, axis=2)), axis=1)
-    return _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2
+    return _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2, change.max(axis=1)

@@ -181,7 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     if args.truth and len(args.videos) > 1:
         parser.error("--truth names the truth of one video")
-    detector: Detector = OnnxDetector(model_path=args.model) if args.model else OnnxDetector()
+    # Its detections go to a tracker.
+    model = {"model_path": Path(args.model)} if args.model else {}
+    detector: Detector = OnnxDetector(**model, for_tracking=True)
     first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
     per_video, totals, recall_totals = [], ClearMot(), VideoRecall()
     boards_total = 0
