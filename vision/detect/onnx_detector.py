@@ -91,6 +91,14 @@ def _nearest_mm(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).min(axis=1)
 
 
+def _rimless(view: BoardView, faces: np.ndarray, classes: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """(N,) which of these peaks are faint carrommen with no rim to be seen (`FAINT_MAX_SCORE`)."""
+    rimless = (score < FAINT_MAX_SCORE) & (classes != _STRIKER)
+    if rimless.any():
+        rimless[rimless] = rims(view, faces[rimless])[1] <= RIMLESS_MAX_SHARPNESS
+    return rimless
+
+
 class ModelError(VisionError):
     """A detector model file that cannot be loaded or does not fit this code."""
 
@@ -173,19 +181,10 @@ class OnnxDetector:
         real = np.flatnonzero(~printed & sure)
         kept = real[suppress_close(faces[real], MERGE_DISTANCE_MM)]
         if not self.for_tracking:
-            kept = kept[~self._rimless(view, faces[kept], classes[kept], score[kept])]
+            kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
         on_board = _nearest_mm(bases, _POCKETS) >= POCKET_RADIUS_MM
         return Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
-
-    def _rimless(
-        self, view: BoardView, faces: np.ndarray, classes: np.ndarray, score: np.ndarray
-    ) -> np.ndarray:
-        """(N,) which of these peaks are faint carrommen with no rim to be seen."""
-        rimless = (score < FAINT_MAX_SCORE) & (classes != _STRIKER)
-        if rimless.any():
-            rimless[rimless] = rims(view, faces[rimless])[1] <= RIMLESS_MAX_SHARPNESS
-        return rimless
 
     def _pale_striker(
         self,
