@@ -36,6 +36,7 @@ class Frame:
     height: int
     _bgr: np.ndarray | None = None
     _gray: np.ndarray | None = None
+    _yuv: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     _av_frame: Any = field(default=None, repr=False)
 
     @classmethod
@@ -44,8 +45,32 @@ class Frame:
 
     def bgr(self) -> np.ndarray:
         if self._bgr is None:
-            self._bgr = self._av_frame.to_ndarray(format="bgr24")
+            planes = self.yuv420()
+            if planes is not None and self.height % 4 == 0:
+                # OpenCV turns the planes into colour several times faster than FFmpeg's
+                # general scaler (0.6 against 2-4 ms a 1080p frame here), in the same BT.601
+                # limited-range colours within a grey level or two.
+                luma, cb, cr = planes
+                i420 = np.concatenate([luma, cb.reshape(-1, self.width), cr.reshape(-1, self.width)])
+                self._bgr = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)
+            else:
+                self._bgr = self._av_frame.to_ndarray(format="bgr24")
         return self._bgr
+
+    def yuv420(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The decoded planes (luma, then blue and red chroma at half size each way) without
+        conversion, when the video holds 4:2:0 limited-range colour of even size (H.264 as
+        cameras and encoders write it); None otherwise. What samples only part of a frame (the
+        board's rectification) can skip turning the whole frame into colour."""
+        av_frame = self._av_frame
+        if av_frame is None or av_frame.format.name != "yuv420p" or self.width % 2 or self.height % 2:
+            return None
+        if self._yuv is None:
+            self._yuv = tuple(  # type: ignore[assignment]
+                np.frombuffer(plane, np.uint8).reshape(plane.height, plane.line_size)[:, : plane.width]
+                for plane in av_frame.planes
+            )
+        return self._yuv
 
     def gray(self) -> np.ndarray:
         if self._gray is None:

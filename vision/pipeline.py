@@ -34,7 +34,7 @@ from vision.io import Frame, FrameSource
 
 
 class DetectorLike(Protocol):
-    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections: ...
+    def detect(self, image: np.ndarray | Frame, calibration: Calibration) -> Detections: ...
 
 
 class TrackerLike(Protocol):
@@ -246,7 +246,7 @@ class Pipeline:
             calibration = self.calibration
             if calibration is None:  # the first calibration failed on this frame
                 continue
-            detections = self.detector.detect(frame.bgr(), calibration)
+            detections = self.detector.detect(frame, calibration)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
             events = self.recorder.update(tracks, detections)
             self._after_events(frame, events, status)

@@ -164,3 +164,27 @@ def test_a_faint_peak_with_no_rim_is_no_piece_in_a_picture_but_a_tracker_still_g
     assert np.linalg.norm(in_picture.xy_mm - coin.xy_mm, axis=1).min() < 4.0
     tracked = for_tracker.detect(scene.image_bgr, scene.calibration)
     assert sorted(tracked.class_names) == ["black", "striker", "white", "white", "white"]
+
+
+def test_a_video_frame_is_rectified_from_its_planes_as_from_its_colour_picture(detector) -> None:
+    import json
+
+    from calibration.camera import Calibration
+    from samples.render.truth import camera_at
+    from vision.commands.score import SAMPLE_VIDEO
+    from vision.io import open_source
+
+    truth = json.loads(SAMPLE_VIDEO.with_name("sample-board.truth.json").read_text())
+    source = open_source(SAMPLE_VIDEO)
+    frame = next(f for f in source if f.index == 60)  # the break arrangement, no hands
+    source.close()
+    calibration = Calibration.from_dict(camera_at(truth, frame.index))
+    assert frame.yuv420() is not None
+    from_planes = detector.rectifier.view(frame, calibration).image_bgr.astype(int)
+    from_colour = detector.rectifier.view(frame.bgr(), calibration).image_bgr.astype(int)
+    assert np.abs(from_planes - from_colour).mean() < 1.5
+    found, expected = detector.detect(frame, calibration), detector.detect(frame.bgr(), calibration)
+    assert len(expected) >= 19
+    assert sorted(found.class_names) == sorted(expected.class_names)
+    nearest = np.linalg.norm(found.xy_mm[:, None] - expected.xy_mm[None], axis=2).min(axis=1)
+    assert nearest.max() < 1.0

@@ -72,3 +72,34 @@ def test_image_source_and_read_frame(tmp_path):
     assert read_frame(video, 7).index == 7
     with pytest.raises(SourceError, match="no frame 99"):
         read_frame(video, 99)
+
+
+def _coloured_video(path: Path) -> None:
+    """Coloured discs on a wood-brown ground: colours the conversion must keep."""
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=30)
+        stream.width, stream.height = 320, 240
+        stream.pix_fmt = "yuv420p"
+        image = np.zeros((240, 320, 3), np.uint8)
+        image[:] = (60, 120, 180)
+        for k, colour in enumerate([(255, 255, 255), (20, 20, 20), (40, 40, 200), (200, 220, 235)]):
+            cv2.circle(image, (50 + 70 * k, 120), 25, colour, -1)
+        for _ in range(3):
+            for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+
+
+def test_frames_turn_into_the_colours_ffmpeg_gives_and_hand_over_their_planes(tmp_path):
+    video = tmp_path / "colour.mp4"
+    _coloured_video(video)
+    frame = next(iter(open_source(video)))
+    planes = frame.yuv420()
+    assert planes is not None
+    assert [p.shape for p in planes] == [(240, 320), (120, 160), (120, 160)]
+    ffmpeg = frame._av_frame.to_ndarray(format="bgr24").astype(int)
+    difference = np.abs(frame.bgr().astype(int) - ffmpeg)
+    # The same colours; only where the chroma is interpolated differently (the discs' rims).
+    assert np.median(difference) <= 1 and np.percentile(difference, 95) <= 4
+    assert abs(int(frame.bgr()[120, 190, 2]) - 200) < 12  # the red disc is red

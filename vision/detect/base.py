@@ -18,6 +18,7 @@ import numpy as np
 from calibration.camera import Calibration, rectified_to_board, rectify_maps
 from calibration.geometry import HALF_SURFACE_MM
 from vision.detections import Detections
+from vision.io import Frame
 
 # 1 px per mm: a coin is 31 px across. Finer costs time (the remap and the candidate search
 # grow with its square); the classifier's centre offset gives the sub-pixel accuracy.
@@ -27,10 +28,15 @@ DEFAULT_PX_PER_MM = 1.0
 VIEW_MARGIN_MM = 12.0
 
 
+# A picture to detect in: a BGR image, or a decoded video frame (whose planes the board's
+# rectification samples directly, see `BoardRectifier.view`).
+Picture = np.ndarray | Frame
+
+
 class Detector(Protocol):
     """Anything that finds the pieces in one frame."""
 
-    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections: ...
+    def detect(self, image: Picture, calibration: Calibration) -> Detections: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +51,9 @@ class BoardView:
         return rectified_to_board(pixels, self.px_per_mm, self.half_extent_mm)
 
 
+_Maps = tuple[np.ndarray, np.ndarray]
+
+
 @dataclass(eq=False)
 class BoardRectifier:
     """Rectifies frames of one camera; the remap tables are built once per calibration."""
@@ -52,7 +61,7 @@ class BoardRectifier:
     px_per_mm: float = DEFAULT_PX_PER_MM
     half_extent_mm: float = HALF_SURFACE_MM + VIEW_MARGIN_MM
     _key: bytes | None = field(default=None, repr=False)
-    _maps: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _maps: tuple[_Maps, _Maps | None] | None = field(default=None, repr=False)
 
     @staticmethod
     def calibration_key(calibration: Calibration) -> bytes:
@@ -67,14 +76,40 @@ class BoardRectifier:
             )
         )
 
-    def view(self, image_bgr: np.ndarray, calibration: Calibration) -> BoardView:
+    def view(self, image: Picture, calibration: Calibration) -> BoardView:
+        luma_maps, chroma_maps = self._maps_for(calibration)
+        planes = image.yuv420() if isinstance(image, Frame) else None
+        if planes is not None and chroma_maps is not None:
+            # Only the view's pixels are sampled from the decoded planes and turned into colour
+            # (a 1080p frame in colour costs more than the network's whole pass).
+            luma, cb, cr = (
+                cv2.remap(plane, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                for plane, maps in zip(planes, (luma_maps, chroma_maps, chroma_maps), strict=True)
+            )
+            size = luma.shape[1]
+            i420 = np.concatenate([luma, cb.reshape(-1, size), cr.reshape(-1, size)])
+            rectified = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)
+        else:
+            bgr = image.bgr() if isinstance(image, Frame) else image
+            rectified = cv2.remap(bgr, *luma_maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return BoardView(rectified, self.px_per_mm, self.half_extent_mm)
+
+    def _maps_for(self, calibration: Calibration) -> tuple[_Maps, _Maps | None]:
+        """Fixed-point remap tables (about twice as fast as float ones) for the view and, when
+        the view's size allows 4:2:0 colour, for its chroma."""
         key = self.calibration_key(calibration)
         if key != self._key or self._maps is None:
             map_x, map_y = rectify_maps(calibration, self.px_per_mm, self.half_extent_mm)
-            # Fixed-point maps remap about twice as fast as float maps.
-            self._maps = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+            chroma = None
+            if map_x.shape[0] % 4 == 0:
+                # A chroma pixel of the view stands for 2 x 2 of its pixels: sampled where their
+                # centre maps to, in the frame's chroma grid (H.264's: a chroma sample sits on
+                # the even luma columns, between two luma rows).
+                half_x = map_x.reshape(map_x.shape[0] // 2, 2, -1, 2).mean(axis=(1, 3))
+                half_y = map_y.reshape(map_y.shape[0] // 2, 2, -1, 2).mean(axis=(1, 3))
+                chroma = cv2.convertMaps(
+                    (half_x / 2.0).astype(np.float32), ((half_y - 0.5) / 2.0).astype(np.float32), cv2.CV_16SC2
+                )
+            self._maps = (cv2.convertMaps(map_x, map_y, cv2.CV_16SC2), chroma)
             self._key = key
-        rectified = cv2.remap(
-            image_bgr, self._maps[0], self._maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        return BoardView(rectified, self.px_per_mm, self.half_extent_mm)
+        return self._maps

@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.camera import Calibration
 from calibration.geometry import COIN_RADIUS_MM, all_base_circle_centres, pocket_centres
-from vision.detect.base import BoardRectifier, BoardView
+from vision.detect.base import BoardRectifier, BoardView, Picture
 from vision.detect.candidates import MIN_RIM_FRACTION, RADII_MM, Candidates, find_blobs, find_candidates
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
 
@@ -72,8 +72,8 @@ class ClassicalDetector:
     rectifier: BoardRectifier = field(default_factory=BoardRectifier)
     min_strength: float = MIN_STRENGTH
 
-    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
-        view = self.rectifier.view(image_bgr, calibration)
+    def detect(self, image: Picture, calibration: Calibration) -> Detections:
+        view = self.rectifier.view(image, calibration)
         found = search_candidates(view)
         keep = found.strength >= self.min_strength
         xy_px, size, strength = found.xy_px[keep], found.radius_index[keep], found.strength[keep]

@@ -26,7 +26,7 @@ from calibration.geometry import (
     on_playing_surface,
     pocket_centres,
 )
-from vision.detect.base import BoardRectifier, BoardView
+from vision.detect.base import BoardRectifier, BoardView, Picture
 from vision.detect.centres import find_peaks, suppress_close
 from vision.detect.parallax import Viewpoint
 from vision.detect.rim import STRIKER_MIN_RIM_MM, rim_radii_mm, rims
@@ -160,8 +160,8 @@ class OnnxDetector:
         may be found among the weaker peaks."""
         return min(self.min_score, RESCUE_MIN_SCORE)
 
-    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
-        view = self.rectifier.view(image_bgr, calibration)
+    def detect(self, image: Picture, calibration: Calibration) -> Detections:
+        view = self.rectifier.view(image, calibration)
         heat, offsets = self.heat_maps(view.image_bgr)
         uv, classes, score = find_peaks(heat, offsets, self.stride, self.peak_floor)
         if not len(score):

@@ -151,7 +151,7 @@ def track_video(
             if frame.index < first:
                 continue
             calibration = Calibration.from_dict(camera_at(truth, frame.index))
-            detections = detector.detect(frame.bgr(), calibration)
+            detections = detector.detect(frame, calibration)
             tracks = tracker.update(detections, frame.index, frame.time_s)
             xy = arrays["xy_mm"][frame.index]
             on = arrays["state"][frame.index] == ON_BOARD
