@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from pathlib import Path
 
 import av
@@ -9,15 +10,24 @@ from vision.errors import SourceError
 from vision.io import open_source, read_frame
 
 
-def _write_video(path: Path, frames: int = 20, size: tuple[int, int] = (160, 120)) -> None:
+def _moving_disc(i: int, size: tuple[int, int]) -> np.ndarray:
+    image = np.full((size[1], size[0], 3), 40, np.uint8)
+    cv2.circle(image, (10 + 6 * i, 60), 8, (255, 255, 255), -1)
+    return image
+
+
+def _write_video(
+    path: Path,
+    frames: int = 20,
+    size: tuple[int, int] = (160, 120),
+    picture: Callable[[int, tuple[int, int]], np.ndarray] = _moving_disc,
+) -> None:
     with av.open(str(path), "w") as container:
         stream = container.add_stream("libx264", rate=30)
         stream.width, stream.height = size
         stream.pix_fmt = "yuv420p"
         for i in range(frames):
-            image = np.full((size[1], size[0], 3), 40, np.uint8)
-            cv2.circle(image, (10 + 6 * i, 60), 8, (255, 255, 255), -1)
-            for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
+            for packet in stream.encode(av.VideoFrame.from_ndarray(picture(i, size), format="bgr24")):
                 container.mux(packet)
         for packet in stream.encode():
             container.mux(packet)
@@ -74,26 +84,18 @@ def test_image_source_and_read_frame(tmp_path):
         read_frame(video, 99)
 
 
-def _coloured_video(path: Path) -> None:
+def _coloured_discs(i: int, size: tuple[int, int]) -> np.ndarray:
     """Coloured discs on a wood-brown ground: colours the conversion must keep."""
-    with av.open(str(path), "w") as container:
-        stream = container.add_stream("libx264", rate=30)
-        stream.width, stream.height = 320, 240
-        stream.pix_fmt = "yuv420p"
-        image = np.zeros((240, 320, 3), np.uint8)
-        image[:] = (60, 120, 180)
-        for k, colour in enumerate([(255, 255, 255), (20, 20, 20), (40, 40, 200), (200, 220, 235)]):
-            cv2.circle(image, (50 + 70 * k, 120), 25, colour, -1)
-        for _ in range(3):
-            for packet in stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
-                container.mux(packet)
-        for packet in stream.encode():
-            container.mux(packet)
+    image = np.zeros((size[1], size[0], 3), np.uint8)
+    image[:] = (60, 120, 180)
+    for k, colour in enumerate([(255, 255, 255), (20, 20, 20), (40, 40, 200), (200, 220, 235)]):
+        cv2.circle(image, (50 + 70 * k, 120), 25, colour, -1)
+    return image
 
 
 def test_frames_turn_into_the_colours_ffmpeg_gives_and_hand_over_their_planes(tmp_path):
     video = tmp_path / "colour.mp4"
-    _coloured_video(video)
+    _write_video(video, frames=3, size=(320, 240), picture=_coloured_discs)
     frame = next(iter(open_source(video)))
     planes = frame.yuv420()
     assert planes is not None
