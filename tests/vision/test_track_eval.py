@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detections import BLACK, STRIKER, WHITE, Detections
-from vision.track.eval import VideoRecall
+from vision.track.eval import ClearMot, MotMetrics, VideoRecall
+from vision.tracks import TrackFrame, TrackState
 
 
 def test_recall_counts_a_piece_found_only_with_its_own_class_and_near_enough() -> None:
@@ -24,3 +28,53 @@ def test_recall_counts_a_piece_found_only_with_its_own_class_and_near_enough() -
     assert figures["black"] == {"pieces": 1, "recall": 0.0}
     assert figures["striker"] == {"pieces": 1, "recall": 0.0}
     assert "queen" not in figures
+
+
+@st.composite
+def _tracked_frames(draw: st.DrawFn) -> list[tuple[np.ndarray, np.ndarray, TrackFrame]]:
+    """A few pieces over a few frames, and tracks that follow them with errors: positions off
+    by up to twice the gate, pieces missed, tracks swapped between pieces, false tracks."""
+    pieces = draw(st.integers(1, 5))
+    start = np.array(
+        draw(
+            st.lists(st.tuples(st.floats(-300, 300), st.floats(-300, 300)), min_size=pieces, max_size=pieces)
+        )
+    )
+    frames = []
+    for k in range(draw(st.integers(1, 8))):
+        truth_xy = start + 7.0 * k
+        on = np.array(draw(st.lists(st.booleans(), min_size=pieces, max_size=pieces)))
+        ids, xy = [], []
+        for piece in range(pieces):
+            if draw(st.booleans()):  # a track on this piece
+                ids.append(draw(st.integers(0, 6)))
+                xy.append(truth_xy[piece] + draw(st.tuples(st.floats(-40, 40), st.floats(-40, 40))))
+        for _ in range(draw(st.integers(0, 2))):  # false tracks anywhere
+            ids.append(draw(st.integers(7, 9)))
+            xy.append(draw(st.tuples(st.floats(-350, 350), st.floats(-350, 350))))
+        ids_array = np.array(ids, np.int64)
+        _, first = np.unique(ids_array, return_index=True)  # a track is in one place at a time
+        keep = np.sort(first)
+        n = len(keep)
+        tracks = TrackFrame(
+            k, k / 30.0, ids_array[keep], np.zeros(n, np.int64), np.array(xy, float).reshape(-1, 2)[keep],
+            np.zeros((n, 2)), np.full(n, int(TrackState.AT_REST), np.int8), np.full(n, -1, np.int8),
+            np.ones(n, np.float32),
+        )  # fmt: skip
+        frames.append((truth_xy[on], np.flatnonzero(on), tracks))
+    return frames
+
+
+@settings(max_examples=60, deadline=None)
+@given(_tracked_frames())
+def test_clear_mot_counts_as_py_motmetrics_does(frames) -> None:
+    ours, theirs = ClearMot(), MotMetrics()
+    theirs.start("video")
+    for truth_xy, truth_ids, tracks in frames:
+        ours.frame(truth_xy, truth_ids, tracks)
+        theirs.frame(truth_xy, truth_ids, tracks)
+    mine, reference = ours.figures(), theirs.figures()
+    for name in ("truths", "misses", "false_tracks", "identity_switches"):
+        assert mine[name] == reference[name], name
+    if mine["truths"]:
+        assert mine["mota"] == pytest.approx(reference["mota"])

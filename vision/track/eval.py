@@ -1,6 +1,6 @@
 """Tracking figures over a generator video: MOTA and identity switches, in board mm.
 
-    python -m vision.track.eval VIDEO... [--truth FILE] [--frames 0-1499]
+    python -m vision.track.eval VIDEO... [--truth FILE] [--frames 0-1499] [--motmetrics]
 
 Runs the default detector and the tracker on every frame and compares the tracks with the
 video's truth (samples.render.truth, `carrom-synth-truth/1`) in the CLEAR-MOT way with a
@@ -26,6 +26,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -33,6 +34,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.camera import Calibration
 from vision.detect.base import Detector
 from vision.detections import CLASS_NAMES, Detections
+from vision.errors import UsageError
 from vision.io import open_source
 from vision.track.tracker import Tracker
 from vision.tracks import TrackFrame, TrackState
@@ -101,6 +103,48 @@ class ClearMot:
         }
 
 
+class MotMetrics:
+    """The same comparison counted by py-motmetrics (`pip install motmetrics`), the reference
+    the issue names: a check on `ClearMot`'s own counting, same truths, tracks and gate."""
+
+    def __init__(self, gate_mm: float = GATE_MM) -> None:
+        try:
+            import motmetrics
+        except ImportError as exc:
+            raise UsageError("--motmetrics needs py-motmetrics: pip install motmetrics") from exc
+        self._mm = motmetrics
+        self.gate = gate_mm
+        self._accumulators: list[tuple[str, Any]] = []
+
+    def start(self, name: str) -> None:
+        self._accumulators.append((name, self._mm.MOTAccumulator(auto_id=True)))
+
+    def frame(self, truth_xy: np.ndarray, truth_ids: np.ndarray, tracks: TrackFrame) -> None:
+        claims = np.isin(tracks.state, CLAIMS)
+        hyp_xy, hyp_ids = tracks.xy_mm[claims], tracks.track_id[claims]
+        distance = np.linalg.norm(truth_xy.reshape(-1, 1, 2) - hyp_xy.reshape(1, -1, 2), axis=2)
+        distance[distance > self.gate] = np.nan  # py-motmetrics: no pairing beyond the gate
+        self._accumulators[-1][1].update(truth_ids.tolist(), hyp_ids.tolist(), distance)
+
+    def figures(self) -> dict[str, float | int]:
+        names = {
+            "num_objects": "truths",
+            "num_misses": "misses",
+            "num_false_positives": "false_tracks",
+            "num_switches": "identity_switches",
+            "mota": "mota",
+            "motp": "motp_mm",
+        }
+        summary = self._mm.metrics.create().compute_many(
+            [accumulator for _, accumulator in self._accumulators],
+            names=[name for name, _ in self._accumulators],
+            metrics=list(names),
+            generate_overall=True,
+        )
+        overall = summary.loc["OVERALL"]
+        return {ours: float(overall[theirs]) for theirs, ours in names.items()}
+
+
 class VideoRecall:
     """Per class, how often the detector finds a piece lying still in plain view on video
     frames (the stills' figures hide a style whose striker or queen the video barely shows)."""
@@ -134,9 +178,15 @@ def truth_path(video: Path) -> Path:
 
 
 def track_video(
-    video: Path, truth: dict, detector: Detector, first: int = 0, last: int | None = None
+    video: Path,
+    truth: dict,
+    detector: Detector,
+    first: int = 0,
+    last: int | None = None,
+    reference: MotMetrics | None = None,
 ) -> tuple[ClearMot, VideoRecall]:
-    """Detector and tracker over frames `first`..`last` of one video, scored against its truth."""
+    """Detector and tracker over frames `first`..`last` of one video, scored against its truth
+    (and by `reference` too, when given)."""
     from samples.render.truth import camera_at, object_tracks
 
     arrays = object_tracks(truth)
@@ -156,6 +206,8 @@ def track_video(
             xy = arrays["xy_mm"][frame.index]
             on = arrays["state"][frame.index] == ON_BOARD
             mot.frame(xy[on], np.flatnonzero(on), tracks)
+            if reference is not None:
+                reference.frame(xy[on], np.flatnonzero(on), tracks)
             if frame.index > 0:
                 still = np.all(xy == arrays["xy_mm"][frame.index - 1], axis=1)
                 plain = on & still & (arrays["visible"][frame.index] >= PLAIN_VIEW)
@@ -173,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", type=Path, help="the truth of a single VIDEO (default: beside it)")
     parser.add_argument("--frames", default="", help="first-last frame (default: all)")
     parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
+    parser.add_argument(
+        "--motmetrics", action="store_true", help="count MOTA again with py-motmetrics, as a check"
+    )
     args = parser.parse_args(argv)
     import cv2
 
@@ -185,12 +240,15 @@ def main(argv: list[str] | None = None) -> int:
     model = {"model_path": Path(args.model)} if args.model else {}
     detector: Detector = OnnxDetector(**model, for_tracking=True)
     first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
+    reference = MotMetrics() if args.motmetrics else None
     per_video, totals, recall_totals = [], ClearMot(), VideoRecall()
     boards_total = 0
     for video in args.videos:
         truth = json.loads((args.truth or truth_path(video)).read_text())
         start = time.perf_counter()
-        mot, recall = track_video(video, truth, detector, first, last)
+        if reference is not None:
+            reference.start(str(video))
+        mot, recall = track_video(video, truth, detector, first, last, reference)
         boards = max(1, len(truth.get("match", {}).get("boards", [])))
         boards_total += boards
         totals.add(mot)
@@ -213,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             "still_recall_by_class": recall_totals.figures(),
         },
     }
+    if reference is not None:
+        figures["py-motmetrics"] = reference.figures()
     print(json.dumps(figures, indent=2))
     return 0
 
