@@ -340,6 +340,34 @@ def test_a_stroke_whose_striker_is_never_seen_again_is_known_by_the_coin_it_send
     assert strokes[-1]["evidence"]["frames"][0] <= first
 
 
+def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_base_line() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", -30.0)
+        match.strike("N", target="B2", pocket="SE")
+        return match
+
+    clean = strokes_of(record(board()))
+    _, last = clean[0]["evidence"]["frames"]
+    first, _ = clean[-1]["evidence"]["frames"]
+
+    # A dim lamp's striker: not seen from the first stroke's end, while it is carried and
+    # aimed, until a few frames into its run.
+    def striker_occluded(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if last < frame.frame_index <= first + 2:
+                frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+            yield frame
+
+    strokes = strokes_of(record(board(), striker_occluded(oracle_track_frames(board().timeline()))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
+    assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 25.0
+
+
 def test_a_break_is_made_when_the_pack_moves_though_the_striker_was_not_seen_reaching_it() -> None:
     def board() -> ScriptedMatch:
         match = ScriptedMatch()

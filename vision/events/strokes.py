@@ -84,6 +84,10 @@ HIDDEN_AT_STRIKE_S = 2.0
 TOUCH_FRAMES = 3
 # A piece last seen this long before the striker was seen moving was in view at the strike.
 STRIKE_LOOKBACK_S = 0.1
+# A striker first seen in flight is traced back along it this far, in these steps, to the base
+# band it was struck from: a strike's first 0.4 s cover 300 mm or more, past where a dim
+# striker is found again.
+TRACE_BACK_STEPS_S = np.arange(0.0, 0.4, 0.005)
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 
@@ -390,6 +394,8 @@ class StrokeSegmenter:
                 since_s,
             )
             return
+        if fastest.speed_mm_s >= cfg.strike_speed_mm_s and self._flight_strike(fastest, rest, frame):
+            return
         if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
             return
         # A speed measured across an occlusion is a striker put down somewhere else (carried
@@ -424,6 +430,46 @@ class StrokeSegmenter:
             for tid, p in self._last_visible_piece.items()
             if tid in self.pieces and frame.time_s - p.time_s <= STRIKE_LOOKBACK_S
         }
+
+    def _flight_strike(self, striker: Piece, rest: _Rest | None, frame: TrackFrame) -> bool:
+        """A striker seen flying in two looks running, handled since the last stroke, with no
+        rest seen lately (a dim lamp's striker can stay unseen while it is carried, aimed and
+        struck): struck from where its flight, traced back, crosses the base band of a seat a
+        player sits at. The stroke starts there, confirmed at once; without such a crossing it
+        was thrown or carried, not struck."""
+        cfg = self.config
+        if rest is not None and frame.time_s - rest.time_s <= cfg.strike_window_s:
+            return False  # a rest lately: the ordinary tests apply
+        if not self._striker_handled:
+            return False
+        before = self._previous.get(striker.track_id)
+        if (
+            before is None
+            or before.item != "striker"
+            or before.state != int(TrackState.MOVING)
+            or before.speed_mm_s < cfg.strike_speed_mm_s
+        ):
+            return False
+        velocity = np.asarray(striker.velocity, dtype=float)
+        for back_s in TRACE_BACK_STEPS_S:
+            xy = before.position - velocity * back_s
+            if self._struck_from_xy(xy) is not None:
+                break
+        else:
+            return False
+        struck_s = before.time_s - float(back_s)
+        start = _Rest(
+            frame=before.frame - 1,
+            time_s=struck_s,
+            xy=xy,
+            track_id=striker.track_id,
+            snapshot=dict(self._previous),
+            counts=self.counts_now(),
+            placing_zone=self._placing_zone_counts(),
+            since_s=struck_s,
+        )
+        self._start_from_rest(start, striker.track_id, frame, moved=False)
+        return True
 
     def _unseen_strike(self, striker: Piece, rest: _Rest, frame: TrackFrame) -> bool:
         """A striker seen again far from where it rested on a base line, after a short while
@@ -519,8 +565,11 @@ class StrokeSegmenter:
     def _struck_from(self, rest: _Rest) -> str | None:
         """The seat a striker resting at `rest` could be struck from (on that seat's base band,
         a seat a player sits at), or None."""
-        seat = side_of(rest.xy)
-        return seat if self._on_base_band(seat, rest.xy) and self._occupied(seat) else None
+        return self._struck_from_xy(rest.xy)
+
+    def _struck_from_xy(self, xy: np.ndarray) -> str | None:
+        seat = side_of(xy)
+        return seat if self._on_base_band(seat, xy) and self._occupied(seat) else None
 
     def _occupied(self, seat: str) -> bool:
         """A player strikes from the base lines of their own seat (law 130): in singles the two
