@@ -366,6 +366,9 @@ def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_ba
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
     assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 25.0
+    # An estimate, said so in the evidence (and never the ground of a law-130 foul).
+    assert strokes[-1]["evidence"]["striker_start_traced"] is True
+    assert "striker_start_traced" not in strokes[0]["evidence"]
 
 
 def test_a_break_is_made_when_the_pack_moves_though_the_striker_was_not_seen_reaching_it() -> None:

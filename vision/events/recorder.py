@@ -111,7 +111,12 @@ class MatchRecorder:
         if record.overboard:
             event["overboard"] = [e.item for e in record.overboard]
         event["touched"] = record.touched
-        if "striker-position" in self.auto_fouls and not position["legal"]:
+        # A start traced back from the flight is an estimate: evidence, never a foul.
+        if (
+            "striker-position" in self.auto_fouls
+            and not position["legal"]
+            and not record.striker_start_traced
+        ):
             event["improper"] = IMPROPER_STRIKER_POSITION
         event["evidence"] = stroke_evidence(record, position, self.stroke_count - 1)
         if turn_note is not None:
@@ -141,6 +146,8 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any], index: int) 
         "counts_before": record.counts_before,
         "counts_after": record.counts_after,
     }
+    if record.striker_start_traced:
+        evidence["striker_start_traced"] = True  # not seen resting: traced back from its flight
     if record.new_board:
         evidence["new_board"] = True
     if record.dropped_pocket_events:

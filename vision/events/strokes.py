@@ -130,6 +130,7 @@ class StrokeRecord:
     dropped_pocket_events: tuple[ItemEvent, ...] = ()
     vanished: dict[str, int] = field(default_factory=dict)  # gone unseen: not pocketed
     settled: bool = True  # False when the video ended or the time limit closed it
+    striker_start_traced: bool = False  # the start traced back from the flight, not seen
     before: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
     after: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
     paths: dict[int, tuple[str, tuple[tuple[float, float], ...]]] = field(default_factory=dict)
@@ -157,6 +158,7 @@ class _Stroke:
     striker_path: list[tuple[float, float]] = field(default_factory=list)  # every sighting
     placement: PlacementRecord | None = None
     new_board: bool = False
+    striker_start_traced: bool = False
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
@@ -179,6 +181,7 @@ class _Rest:
     positioned: bool = True  # put there since the last stroke (not where that stroke left it)
     placing_zone: Counter[str] = field(default_factory=Counter)  # pieces seen where dues go
     since_s: float = 0.0  # first seen still at this spot
+    traced: bool = False  # not seen: traced back from the striker's flight
 
 
 class StrokeSegmenter:
@@ -467,6 +470,7 @@ class StrokeSegmenter:
             counts=self.counts_now(),
             placing_zone=self._placing_zone_counts(),
             since_s=struck_s,
+            traced=True,
         )
         self._start_from_rest(start, striker.track_id, frame, moved=False)
         return True
@@ -543,6 +547,7 @@ class StrokeSegmenter:
             seat=side_of(rest.xy),
             snapshot=rest.snapshot,
             last_motion_s=frame.time_s,
+            striker_start_traced=rest.traced,
         )
         stroke.events = [e for e in self._idle_events if e.time_s > rest.time_s]
         stroke.seen_ids = {e.track_id for e in stroke.events}
@@ -867,6 +872,7 @@ class StrokeSegmenter:
             dropped_pocket_events=tuple(dropped),
             vanished=vanished,
             settled=settled,
+            striker_start_traced=stroke.striker_start_traced,
             before={tid: (p.item, p.xy) for tid, p in stroke.snapshot.items() if p.on_board},
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
