@@ -302,6 +302,15 @@ def striker_unseen_between(frames: Iterator[TrackFrame], first: int, last: int) 
         yield frame
 
 
+def striker_occluded_between(frames: Iterator[TrackFrame], first: int, last: int) -> Iterator[TrackFrame]:
+    """The tracker keeps the striker's track but does not see it from `first` to `last` (a dim
+    lamp: carried, aimed and struck unseen)."""
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+        yield frame
+
+
 def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> None:
     def board() -> ScriptedMatch:
         match = ScriptedMatch()
@@ -356,19 +365,39 @@ def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_ba
 
     # A dim lamp's striker: not seen from the first stroke's end, while it is carried and
     # aimed, until a few frames into its run.
-    def striker_occluded(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
-        for frame in frames:
-            if last < frame.frame_index <= first + 2:
-                frame = occluded(frame, frame.class_id == STRIKER_CLASS)
-            yield frame
-
-    strokes = strokes_of(record(board(), striker_occluded(oracle_track_frames(board().timeline()))))
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, first + 2)
+    strokes = strokes_of(record(board(), frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
     assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 25.0
     # An estimate, said so in the evidence (and never the ground of a law-130 foul).
     assert strokes[-1]["evidence"]["striker_start_traced"] is True
     assert "striker_start_traced" not in strokes[0]["evidence"]
+
+
+def test_no_law_130_foul_is_called_on_a_striker_start_traced_from_its_flight() -> None:
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", -30.0, inward_offset=14.0)  # off the inner base line: a foul
+        match.strike("N", target="B2", pocket="SE")
+        return match
+
+    def fouls_called() -> MatchRecorder:
+        return MatchRecorder(SeatAssigner(players=("Asha", "Ben")), auto_fouls=("striker-position",))
+
+    seen = strokes_of(record(board(), recorder=fouls_called()))
+    assert seen[-1]["improper"] == "striker_position"
+    _, last = seen[0]["evidence"]["frames"]
+    first, _ = seen[-1]["evidence"]["frames"]
+
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, first + 2)
+    traced = strokes_of(record(board(), frames, recorder=fouls_called()))[-1]
+    assert traced["evidence"]["striker_start_traced"] is True
+    assert traced["evidence"]["striker_position"]["legal"] is False  # as measured on the estimate
+    assert "improper" not in traced
 
 
 def test_a_break_is_made_when_the_pack_moves_though_the_striker_was_not_seen_reaching_it() -> None:
