@@ -331,15 +331,19 @@ def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> N
     assert strokes_of(events)[-1]["pocketed"] == ["white"]
 
 
+def south_then_north(north_inward_mm: float = 0.0) -> ScriptedMatch:
+    """South pockets W3 from its base line, then North pockets B2 from its own."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 10.0)
+    match.strike("S", target="W3", pocket="NW")
+    match.put_striker("N", -30.0, inward_offset=north_inward_mm)
+    match.strike("N", target="B2", pocket="SE")
+    return match
+
+
 def test_a_stroke_whose_striker_is_never_seen_again_is_known_by_the_coin_it_sends_flying() -> None:
-    def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("N", -30.0)
-        match.strike("N", target="B2", pocket="SE")
-        return match
+    board = south_then_north
 
     first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
     # A dim lamp's striker: lost at the strike and not found again where it stops.
@@ -350,14 +354,7 @@ def test_a_stroke_whose_striker_is_never_seen_again_is_known_by_the_coin_it_send
 
 
 def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_base_line() -> None:
-    def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("N", -30.0)
-        match.strike("N", target="B2", pocket="SE")
-        return match
+    board = south_then_north
 
     clean = strokes_of(record(board()))
     _, last = clean[0]["evidence"]["frames"]
@@ -377,13 +374,7 @@ def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_ba
 
 def test_no_law_130_foul_is_called_on_a_striker_start_traced_from_its_flight() -> None:
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("N", -30.0, inward_offset=14.0)  # off the inner base line: a foul
-        match.strike("N", target="B2", pocket="SE")
-        return match
+        return south_then_north(north_inward_mm=14.0)  # off the inner base line: a foul
 
     def fouls_called() -> MatchRecorder:
         return MatchRecorder(SeatAssigner(players=("Asha", "Ben")), auto_fouls=("striker-position",))

@@ -48,6 +48,12 @@ ON_BOARD = 0  # samples.timeline.ObjectState.ON_BOARD
 CLAIMS = (int(TrackState.AT_REST), int(TrackState.MOVING), int(TrackState.OCCLUDED))
 
 
+def _hypotheses(tracks: TrackFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and ids of the tracks that claim a piece (at rest, moving or occluded)."""
+    claims = np.isin(tracks.state, CLAIMS)
+    return tracks.xy_mm[claims], tracks.track_id[claims]
+
+
 class ClearMot:
     def __init__(self, gate_mm: float = GATE_MM) -> None:
         self.gate = gate_mm
@@ -56,8 +62,7 @@ class ClearMot:
         self._last: dict[int, int] = {}  # true object -> track id
 
     def frame(self, truth_xy: np.ndarray, truth_ids: np.ndarray, tracks: TrackFrame) -> None:
-        claims = np.isin(tracks.state, CLAIMS)
-        hyp_xy, hyp_ids = tracks.xy_mm[claims], tracks.track_id[claims]
+        hyp_xy, hyp_ids = _hypotheses(tracks)
         self.truths += len(truth_ids)
         pairs: dict[int, int] = {}
         used: set[int] = set()
@@ -120,8 +125,7 @@ class MotMetrics:
         self._accumulators.append((name, self._mm.MOTAccumulator(auto_id=True)))
 
     def frame(self, truth_xy: np.ndarray, truth_ids: np.ndarray, tracks: TrackFrame) -> None:
-        claims = np.isin(tracks.state, CLAIMS)
-        hyp_xy, hyp_ids = tracks.xy_mm[claims], tracks.track_id[claims]
+        hyp_xy, hyp_ids = _hypotheses(tracks)
         distance = np.linalg.norm(truth_xy.reshape(-1, 1, 2) - hyp_xy.reshape(1, -1, 2), axis=2)
         distance[distance > self.gate] = np.nan  # py-motmetrics: no pairing beyond the gate
         self._accumulators[-1][1].update(truth_ids.tolist(), hyp_ids.tolist(), distance)
