@@ -18,6 +18,9 @@ from torch import nn
 from vision.detections import CLASS_NAMES
 
 WIDTHS = (8, 16, 32, 48)
+# The encoder's coarsest cell in input pixels: a crop of the view whose corners lie on
+# multiples of it is answered, away from its edges, as the whole view would be.
+COARSEST_STRIDE = 16
 
 
 def _block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:

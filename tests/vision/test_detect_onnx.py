@@ -12,7 +12,7 @@ from vision.detect import load_default_detector
 from vision.detect.eval import Result, report, score_scene
 from vision.detect.onnx_detector import ModelError, OnnxDetector
 from vision.detect.parallax import Viewpoint
-from vision.detections import CLASS_NAMES
+from vision.detections import CLASS_NAMES, Detections
 
 # Test seeds: outside the training (0-449, 500-649), validation (450-499), development
 # (5000-5999) and figure (20000+, 61000+) ranges.
@@ -188,3 +188,30 @@ def test_a_video_frame_is_rectified_from_its_planes_as_from_its_colour_picture(d
     assert sorted(found.class_names) == sorted(expected.class_names)
     nearest = np.linalg.norm(found.xy_mm[:, None] - expected.xy_mm[None], axis=2).min(axis=1)
     assert nearest.max() < 1.0
+
+
+def test_the_shipped_network_takes_any_box_on_its_coarsest_cell(detector) -> None:
+    assert detector.box_alignment_px == 16
+    with pytest.raises(ValueError, match="multiples of 4"):
+        detector.rectifier.view(
+            np.zeros((720, 1280, 3), np.uint8), load_still(30001).calibration, (2, 0, 64, 64)
+        )
+
+
+def test_a_box_of_the_view_finds_what_the_whole_view_finds_away_from_its_edges(detector) -> None:
+    scene = load_still(30001)
+    whole = detector.detect(scene.image_bgr, scene.calibration)
+    box = (96, 64, 288, 320)
+    part = detector.detect_within(scene.image_bgr, scene.calibration, box).found
+    rectifier = detector.rectifier
+
+    def inside(found: Detections) -> Detections:
+        px = board_to_rectified(found.xy_mm, rectifier.px_per_mm, rectifier.half_extent_mm)
+        keep = np.all((px >= np.array(box[:2]) + 32) & (px < np.array(box[2:]) - 32), axis=1)
+        return found[keep]
+
+    expected, got = inside(whole), inside(part)
+    assert len(expected) >= 3
+    assert sorted(got.class_names) == sorted(expected.class_names)
+    nearest = np.linalg.norm(got.xy_mm[:, None] - expected.xy_mm[None], axis=2).min(axis=1)
+    assert nearest.max() < 0.05

@@ -15,7 +15,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from calibration.camera import Calibration, rectified_to_board, rectify_maps
+from calibration.camera import Calibration, board_to_rectified, rectified_to_board, rectify_maps
 from calibration.geometry import HALF_SURFACE_MM
 from vision.detections import Detections
 from vision.io import Frame
@@ -39,16 +39,25 @@ class Detector(Protocol):
     def detect(self, image: Picture, calibration: Calibration) -> Detections: ...
 
 
+# A rectangle of the whole view, in its pixels: (first column, first row, end column, end row).
+ViewBox = tuple[int, int, int, int]
+
+
 @dataclass(frozen=True, eq=False)
 class BoardView:
-    """One rectified top-down image of the board and how its pixels map to board mm."""
+    """One rectified top-down image of the board (or of a box of it, whose first pixel is
+    `origin_px` of the whole view) and how its pixels map to board mm."""
 
-    image_bgr: np.ndarray  # (S, S, 3) uint8
+    image_bgr: np.ndarray  # (rows, cols, 3) uint8
     px_per_mm: float
     half_extent_mm: float
+    origin_px: tuple[int, int] = (0, 0)  # (column, row) of the whole view
 
     def to_board(self, pixels: np.ndarray) -> np.ndarray:
-        return rectified_to_board(pixels, self.px_per_mm, self.half_extent_mm)
+        return rectified_to_board(np.asarray(pixels) + self.origin_px, self.px_per_mm, self.half_extent_mm)
+
+    def to_pixels(self, points_mm: np.ndarray) -> np.ndarray:
+        return board_to_rectified(points_mm, self.px_per_mm, self.half_extent_mm) - self.origin_px
 
 
 _Maps = tuple[np.ndarray, np.ndarray]
@@ -76,8 +85,23 @@ class BoardRectifier:
             )
         )
 
-    def view(self, image: Picture, calibration: Calibration) -> BoardView:
+    def size_px(self) -> int:
+        """The whole view's side in pixels."""
+        return int(round(2 * self.half_extent_mm * self.px_per_mm))
+
+    def view(self, image: Picture, calibration: Calibration, box: ViewBox | None = None) -> BoardView:
+        """The whole view, or only `box` of it (its corners on multiples of 4 pixels: the
+        colour planes have half the resolution, and I420 stacks them in whole rows)."""
         luma_maps, chroma_maps = self._maps_for(calibration)
+        origin = (0, 0)
+        if box is not None:
+            col0, row0, col1, row1 = box
+            if any(edge % 4 for edge in box):
+                raise ValueError(f"a view box's corners lie on multiples of 4 pixels, not {box}")
+            origin = (col0, row0)
+            luma_maps = _crop_maps(luma_maps, col0, row0, col1, row1)
+            if chroma_maps is not None:
+                chroma_maps = _crop_maps(chroma_maps, col0 // 2, row0 // 2, col1 // 2, row1 // 2)
         planes = image.yuv420() if isinstance(image, Frame) else None
         if planes is not None and chroma_maps is not None:
             # Only the view's pixels are sampled from the decoded planes and turned into colour
@@ -92,7 +116,7 @@ class BoardRectifier:
         else:
             bgr = image.bgr() if isinstance(image, Frame) else image
             rectified = cv2.remap(bgr, *luma_maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return BoardView(rectified, self.px_per_mm, self.half_extent_mm)
+        return BoardView(rectified, self.px_per_mm, self.half_extent_mm, origin)
 
     def _maps_for(self, calibration: Calibration) -> tuple[_Maps, _Maps | None]:
         """Fixed-point remap tables (about twice as fast as float ones) for the view and, when
@@ -113,3 +137,7 @@ class BoardRectifier:
             self._maps = (cv2.convertMaps(map_x, map_y, cv2.CV_16SC2), chroma)
             self._key = key
         return self._maps
+
+
+def _crop_maps(maps: _Maps, col0: int, row0: int, col1: int, row1: int) -> _Maps:
+    return tuple(np.ascontiguousarray(m[row0:row1, col0:col1]) for m in maps)  # type: ignore[return-value]

@@ -25,8 +25,8 @@ def find_peaks(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(N, 2) centres in view units, (N,) class ids and (N,) scores, strongest first.
 
-    `heat`: (C, G, G) per-class scores in [0, 1]; `offsets`: (2, G, G) from each cell's centre
-    to the piece's centre, in cells.
+    `heat`: (C, rows, cols) per-class scores in [0, 1]; `offsets`: (2, rows, cols) from each
+    cell's centre to the piece's centre, in cells.
     """
     best = heat.max(axis=0)
     peaks = (best >= cv2.dilate(best, _NEIGHBOURS)) & (best >= min_score)
@@ -38,9 +38,8 @@ def find_peaks(
     # Every cell next to a centre was taught the offset to it too: the centre is the mean of
     # the 3 x 3 cells' answers weighted by their heat, steadier than the peak's alone (and
     # no other piece's cells are that close: touching coins are four cells apart).
-    size = best.shape[0]
-    near_rows = np.clip(rows[:, None] + _STEPS[None, :, 0], 0, size - 1)
-    near_cols = np.clip(cols[:, None] + _STEPS[None, :, 1], 0, size - 1)
+    near_rows = np.clip(rows[:, None] + _STEPS[None, :, 0], 0, best.shape[0] - 1)
+    near_cols = np.clip(cols[:, None] + _STEPS[None, :, 1], 0, best.shape[1] - 1)
     weight = best[near_rows, near_cols]
     u = ((near_cols + 0.5 + offsets[0, near_rows, near_cols]) * weight).sum(axis=1) / weight.sum(axis=1)
     v = ((near_rows + 0.5 + offsets[1, near_rows, near_cols]) * weight).sum(axis=1) / weight.sum(axis=1)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import onnxruntime as ort
@@ -26,7 +27,7 @@ from calibration.geometry import (
     on_playing_surface,
     pocket_centres,
 )
-from vision.detect.base import BoardRectifier, BoardView, Picture
+from vision.detect.base import BoardRectifier, BoardView, Picture, ViewBox
 from vision.detect.centres import find_peaks, suppress_close
 from vision.detect.parallax import Viewpoint
 from vision.detect.rim import STRIKER_MIN_RIM_MM, rim_radii_mm, rims
@@ -82,6 +83,10 @@ RESCUE_INSIDE_EDGE_MM = 0.5 * STRIKER_RADIUS_MM
 # A striker is never dropped: a dim lamp's pale striker is exactly such a faint peak.
 FAINT_MAX_SCORE = 0.5
 RIMLESS_MAX_SHARPNESS = 2.0
+# A peak between these scores (a piece or not) is one the network may answer otherwise in the
+# next frame of a still board: `detect_within` reports where, for whoever skips looking again.
+UNSURE_FROM_SCORE = 0.1
+UNSURE_BELOW_SCORE = 0.6
 # What the model file must say about itself (its metadata) for this code to read it.
 REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
 
@@ -97,6 +102,16 @@ def _rimless(view: BoardView, faces: np.ndarray, classes: np.ndarray, score: np.
     if rimless.any():
         rimless[rimless] = rims(view, faces[rimless])[1] <= RIMLESS_MAX_SHARPNESS
     return rimless
+
+
+class Within(NamedTuple):
+    """What `OnnxDetector.detect_within` found: the pieces, the faces (board mm) of the peaks
+    it was unsure of (pieces or not), and whether a pale striker was there to be found (taken
+    only when no striker was found elsewhere)."""
+
+    found: Detections
+    unsure_mm: np.ndarray
+    pale_striker: bool
 
 
 class ModelError(VisionError):
@@ -141,6 +156,12 @@ class OnnxDetector:
         self.rectifier = BoardRectifier(float(meta["px_per_mm"]), float(meta["half_extent_mm"]))
         self.stride = int(meta["stride"])
         self._input = self._session.get_inputs()[0].name
+        # A model exported with free height and width names its coarsest cell; one of a fixed
+        # size takes only the whole view.
+        free_size = not all(isinstance(d, int) for d in self._session.get_inputs()[0].shape[1:3])
+        self._box_alignment = (
+            int(meta["coarsest_stride_px"]) if free_size and "coarsest_stride_px" in meta else None
+        )
         self._viewpoint: tuple[bytes, Viewpoint] | None = None
 
     def heat_maps(self, view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -155,36 +176,68 @@ class OnnxDetector:
         return self._viewpoint[1]
 
     @property
+    def box_alignment_px(self) -> int | None:
+        """Where a box's corners must lie (the network's coarsest cell, in view pixels), or
+        None for a model that takes only the whole view."""
+        return self._box_alignment
+
+    @property
     def peak_floor(self) -> float:
         """The lowest heat read off as a peak: the threshold, or lower where a pale striker
         may be found among the weaker peaks."""
         return min(self.min_score, RESCUE_MIN_SCORE)
 
     def detect(self, image: Picture, calibration: Calibration) -> Detections:
-        view = self.rectifier.view(image, calibration)
+        return self.detect_within(image, calibration).found
+
+    def detect_within(
+        self,
+        image: Picture,
+        calibration: Calibration,
+        box: ViewBox | None = None,
+        striker_elsewhere: bool = False,
+    ) -> Within:
+        """The pieces in `box` of the view (None: the whole board), and where the network was
+        unsure. The network is fully convolutional: away from the box's edges it answers as
+        over the whole view, if the box's corners lie on multiples of its coarsest cell
+        (`box_alignment_px`). `striker_elsewhere`: a confident striker was found outside the
+        box, so no pale striker is looked for in it."""
+        view = self.rectifier.view(image, calibration, box)
         heat, offsets = self.heat_maps(view.image_bgr)
-        uv, classes, score = find_peaks(heat, offsets, self.stride, self.peak_floor)
-        if not len(score):
-            return Detections.empty()
+        uv, classes, score = find_peaks(heat, offsets, self.stride, UNSURE_FROM_SCORE)
         faces = view.to_board(uv - 0.5)
         printed = (
             (_nearest_mm(faces, _BASE_CIRCLES) <= PRINT_MATCH_MM)
             & (score < PRINT_MAX_SCORE)
             & (classes != _STRIKER)
         )
+        over_hole = _nearest_mm(faces, _POCKETS) < POCKET_RADIUS_MM
+        unsure_mm = faces[(score < UNSURE_BELOW_SCORE) & ~printed & ~over_hole]
+        peaks = score >= self.peak_floor
+        if not peaks.any():
+            return Within(Detections.empty(), unsure_mm, False)
+        uv, classes, score, faces, printed = (
+            uv[peaks],
+            classes[peaks],
+            score[peaks],
+            faces[peaks],
+            printed[peaks],
+        )
         sure = score >= self.min_score
+        pale = None
         if not (sure & (classes == _STRIKER)).any():
             pale = self._pale_striker(view, heat, uv, classes, score, faces)
-            if pale is not None:
-                classes[pale] = _STRIKER
-                sure[pale] = True
+        if pale is not None and not striker_elsewhere:
+            classes[pale] = _STRIKER
+            sure[pale] = True
         real = np.flatnonzero(~printed & sure)
         kept = real[suppress_close(faces[real], MERGE_DISTANCE_MM)]
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
         on_board = _nearest_mm(bases, _POCKETS) >= POCKET_RADIUS_MM
-        return Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
+        found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
+        return Within(found, unsure_mm, pale is not None)
 
     def _pale_striker(
         self,
@@ -196,7 +249,7 @@ class OnnxDetector:
         faces: np.ndarray,
     ) -> int | None:
         """Index of the peak that is the striker by its size though not by its looks, if any."""
-        cells = np.clip((uv / self.stride).astype(np.int64), 0, heat.shape[1] - 1)
+        cells = np.clip((uv / self.stride).astype(np.int64), 0, np.array(heat.shape[:0:-1]) - 1)
         striker_heat = heat[_STRIKER, cells[:, 1], cells[:, 0]]
         candidates = np.flatnonzero(
             np.isin(classes, (_WHITE, _STRIKER))

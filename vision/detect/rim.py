@@ -13,7 +13,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.camera import board_to_rectified
 from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM
 from vision.detect.base import BoardView
 
@@ -41,7 +40,7 @@ def rims(view: BoardView, centres_mm: np.ndarray) -> tuple[np.ndarray, np.ndarra
     if not len(centres):
         return np.zeros(0), np.zeros(0)
     points = centres[:, None, None, :] + _RADII_MM[None, None, :, None] * _RAYS[None, :, None, :]
-    pixels = board_to_rectified(points.reshape(-1, 2), view.px_per_mm, view.half_extent_mm).astype(np.float32)
+    pixels = view.to_pixels(points.reshape(-1, 2)).astype(np.float32)
     rows = len(centres) * len(_ANGLES)
     # Only the rays are sampled and turned grey: the whole view would cost more than them.
     polar_bgr = cv2.remap(
