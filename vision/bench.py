@@ -96,7 +96,9 @@ class LoopedSource:
         pass
 
 
-def run_pipeline(source: object, camera: object | None = None) -> tuple[float, int, int]:
+def run_pipeline(source: object, camera: object | None = None) -> tuple[float, int, int, dict[str, int]]:
+    """Frames per second, frames detected, strokes, and how many detected frames the network
+    ran over the whole board ("full"), over parts ("part"), or not at all ("none")."""
     from vision.commands.score import make_detector
     from vision.events import MatchRecorder, SeatAssigner
     from vision.pipeline import Pipeline
@@ -115,7 +117,12 @@ def run_pipeline(source: object, camera: object | None = None) -> tuple[float, i
     start = time.perf_counter()
     status = pipeline.run(source)  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
-    return status.frames_read / elapsed, status.frames_detected, status.strokes
+    return (
+        status.frames_read / elapsed,
+        status.frames_detected,
+        status.strokes,
+        getattr(pipeline.detector, "work_counts", {}),
+    )
 
 
 def make_video(directory: Path, seed: int, seconds: float) -> tuple[Path, dict]:
@@ -175,12 +182,17 @@ def main(argv: list[str] | None = None) -> int:
         pyav_fps, frames = decode_fps_pyav(video)
         opencv_fps = decode_fps_opencv(video)
         decode = max(pyav_fps, opencv_fps)
-        e2e_fps, detected, strokes = run_pipeline(VideoFileSource(video), camera)
+        e2e_fps, detected, strokes, work = run_pipeline(VideoFileSource(video), camera)
         print(f"decode only: PyAV {pyav_fps:.1f} fps, OpenCV {opencv_fps:.1f} fps (reference {decode:.1f})")
         print(
             f"pipeline:    {e2e_fps:.1f} fps ({detected}/{frames} frames detected, {strokes} strokes) "
             f"= {e2e_fps / decode:.0%} of decode"
         )
+        if work:
+            print(
+                f"network:     over the whole board on {work.get('full', 0)} frames, over the parts "
+                f"that changed on {work.get('part', 0)}, not at all on {work.get('none', 0)}"
+            )
         looped = LoopedSource(video, args.loops)
         run_pipeline(looped, camera)
         samples = np.array(looped.samples)

@@ -9,7 +9,9 @@ motion probe of the previous frame. Work is skipped while the board is at rest: 
 detected while a stroke is under way, when something in the picture changed (a cheap probe
 of every 8th pixel of the grey image against the previous frame), and otherwise every
 `rest_detect_every`-th frame; `idle_detect_every` and `slow_detect_every` thin detection
-further between strokes and while only slow pieces roll (1: off, the default).
+further between strokes and while only slow pieces roll (1: off, the default). A detected
+frame costs the network's whole pass only where the picture changed: elsewhere the pieces
+last found there stand (vision.detect.changed_part, `changed_part_only`).
 
 A source that breaks mid-way stops the loop with its reason recorded; everything recorded up
 to the last good frame is kept (the log is already on disk).
@@ -27,6 +29,7 @@ import numpy as np
 
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
+from vision.detect.changed_part import ChangedPartDetector
 from vision.detections import Detections
 from vision.errors import VisionError
 from vision.events import MatchRecorder, StrokeRecord
@@ -64,6 +67,9 @@ class PipelineOptions:
     rest_detect_every: int = 3  # nothing seems to change: detect every Nth frame all the same
     idle_detect_every: int = 1  # between strokes, something moves (hands)
     slow_detect_every: int = 1  # a stroke's last pieces rolling slowly
+    # Run the detector only over the part of the board that changed since it was last
+    # detected there (vision.detect.changed_part), where the detector can.
+    changed_part_only: bool = True
     motion_stride: int = 8  # the motion probe reads every Nth pixel of the grey image
     motion_level: int = 12  # grey-level change that counts as a changed probe pixel
     motion_pixels: int = 4  # this many changed probe pixels: something moved
@@ -142,6 +148,9 @@ class Pipeline:
         progress: TextIO | None = None,
     ) -> None:
         self.recorder = recorder
+        self.options = options or PipelineOptions()
+        if self.options.changed_part_only and getattr(detector, "box_alignment_px", None) is not None:
+            detector = ChangedPartDetector(detector)  # type: ignore[arg-type]
         self.detector = detector
         self.tracker = tracker
         self.calibrate = calibrate if calibrate is not None else default_calibrate
@@ -151,7 +160,6 @@ class Pipeline:
             monitor_factory = default_monitor
         self.monitor_factory = monitor_factory
         self.review = review
-        self.options = options or PipelineOptions()
         self.progress = progress
         self.calibration: Calibration | None = None
         self._monitor: MonitorLike | None = None
