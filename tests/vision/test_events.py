@@ -567,3 +567,20 @@ def test_a_stroke_from_the_seat_without_the_turn_is_flagged_or_ruled_out_of_turn
         assert second["evidence"]["seen_player"] == "Asha"  # ... and the camera's view is kept
         assert "Ben" in second["evidence"]["turn_note"]
     parse_log(recorder.log())  # scorable either way
+
+
+def test_a_board_still_for_exactly_the_settling_time_has_settled() -> None:
+    """Frame times are index / fps, so nine frames at 30 fps (the settling time, 0.3 s) can
+    come out a hair under 0.3 s. The board has settled all the same: on a development video
+    the stroke stayed open a frame longer, a phantom motion at the frame's edge came in that
+    frame, and the hand carrying the striker to its next stroke was taken for the stroke's
+    tail (the next stroke was lost)."""
+    from types import SimpleNamespace
+
+    from vision.events.strokes import StrokeSegmenter
+
+    segmenter = StrokeSegmenter()
+    assert segmenter.config.settle_s == 0.3
+    stroke = SimpleNamespace(start_time_s=970 / 30, last_motion_s=971 / 30)
+    assert not segmenter._settled(stroke, 979 / 30)  # type: ignore[arg-type]
+    assert segmenter._settled(stroke, 980 / 30)  # type: ignore[arg-type]

@@ -80,6 +80,9 @@ POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 TOUCH_MARGIN_MM = 2.0
 # A carromman out of sight at the strike for at most this long lies under the aiming hand.
 HIDDEN_AT_STRIKE_S = 2.0
+# Far below a frame's time: what two frame times computed from their indices may differ by
+# from the exact difference.
+TIME_EPSILON_S = 1e-6
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
 # A piece last seen this long before the striker was seen moving was in view at the strike.
@@ -794,7 +797,8 @@ class StrokeSegmenter:
         cfg = self.config
         if time_s - stroke.start_time_s > cfg.max_stroke_s:
             return True
-        return time_s - stroke.last_motion_s >= cfg.settle_s
+        # Frame times are index / fps: nine frames at 30 fps may come out a hair under 0.3 s.
+        return time_s - stroke.last_motion_s >= cfg.settle_s - TIME_EPSILON_S
 
     # ------------------------------------------------------------------ end of stroke
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
