@@ -69,6 +69,15 @@ class _Scripted:
         return Within(self.found, self.unsure_mm, self.pale_striker)
 
 
+def _works(changed: ChangedPartDetector, frames: list[Frame], calibration: Calibration) -> list[str]:
+    """What each frame cost the changed-part detector."""
+    works = []
+    for frame in frames:
+        changed.detect(frame, calibration)
+        works.append(changed.last_work)
+    return works
+
+
 def _still_frames(count: int) -> list[Frame]:
     scene = load_still(30002, hands=0)
     return [Frame.from_bgr(i, i / 30.0, scene.image_bgr) for i in range(count)]
@@ -79,11 +88,8 @@ def test_a_still_picture_is_not_looked_at_again_until_the_refresh() -> None:
     coin = Detections(np.array([[100.0, 50.0]]), np.array([0]), np.array([0.95], np.float32))
     scripted = _Scripted(coin, np.empty((0, 2)))
     changed = ChangedPartDetector(scripted, refresh_s=1.0)  # type: ignore[arg-type]
-    works = []
-    for frame in _still_frames(40):
-        found = changed.detect(frame, scene.calibration)
-        works.append(changed.last_work)
-        assert found.xy_mm.tolist() == [[100.0, 50.0]]
+    works = _works(changed, _still_frames(40), scene.calibration)
+    assert changed.detect(_still_frames(41)[-1], scene.calibration).xy_mm.tolist() == [[100.0, 50.0]]
     assert works[0] == "full" and works[30] == "full"
     assert set(works[1:30]) == {"none"} and set(works[31:]) == {"none"}
 
@@ -114,18 +120,10 @@ def test_a_pale_striker_in_a_part_is_weighed_against_the_whole_board() -> None:
     faint = np.array([[-150.0, -250.0]])
     coin = Detections(np.array([[100.0, 50.0]]), np.array([0]), np.array([0.95], np.float32))
     changed = ChangedPartDetector(_Scripted(coin, faint, pale_striker=True))  # type: ignore[arg-type]
-    works = []
-    for frame in _still_frames(3):
-        changed.detect(frame, scene.calibration)
-        works.append(changed.last_work)
-    assert works == ["full", "full", "full"]
+    assert _works(changed, _still_frames(3), scene.calibration) == ["full", "full", "full"]
     striker = Detections(np.array([[0.0, -250.0]]), np.array([3]), np.array([0.9], np.float32))
     changed = ChangedPartDetector(_Scripted(striker, faint, pale_striker=True))  # type: ignore[arg-type]
-    works = []
-    for frame in _still_frames(3):
-        changed.detect(frame, scene.calibration)
-        works.append(changed.last_work)
-    assert works == ["full", "part", "part"]
+    assert _works(changed, _still_frames(3), scene.calibration) == ["full", "part", "part"]
 
 
 def test_a_part_that_changed_is_looked_at_until_it_has_settled() -> None:
@@ -140,10 +138,7 @@ def test_a_part_that_changed_is_looked_at_until_it_has_settled() -> None:
     pictures = [scene.image_bgr] * 3 + [moved] * 15
     frames = [Frame.from_bgr(i, i / 30.0, picture) for i, picture in enumerate(pictures)]
     changed = ChangedPartDetector(_Scripted(Detections.empty(), np.empty((0, 2))), settle_s=0.2)  # type: ignore[arg-type]
-    works = []
-    for frame in frames:
-        changed.detect(frame, scene.calibration)
-        works.append(changed.last_work)
+    works = _works(changed, frames, scene.calibration)
     assert works[:3] == ["full", "none", "none"]
     assert works[3:10] == ["part"] * 7  # the change, then 0.2 s at 30 fps
     assert set(works[10:]) == {"none"}
