@@ -584,3 +584,25 @@ def test_a_board_still_for_exactly_the_settling_time_has_settled() -> None:
     stroke = SimpleNamespace(start_time_s=970 / 30, last_motion_s=971 / 30)
     assert not segmenter._settled(stroke, 979 / 30)  # type: ignore[arg-type]
     assert segmenter._settled(stroke, 980 / 30)  # type: ignore[arg-type]
+
+
+def test_a_striker_back_on_its_base_line_and_carried_off_by_hand_is_not_a_stroke() -> None:
+    """The striker runs back after a miss and stops on the base lines it was struck from; a
+    hand comes, lifts it at once and slides it over the board to the other seat. It lay
+    still long before the hand came, but only stillness in the hand is aiming: it was
+    carried, not struck (a development video's extra stroke)."""
+    from calibration.geometry import seat_to_board
+
+    m = ScriptedMatch()
+    m.new_board("S")
+    m.put_striker("S", 40.0)
+    spot = seat_to_board("S", 40.0, BASE_LINE_MID_MM)
+    m.strike("S", target=None, picked_up=False, striker_end=(float(spot[0]) + 3.0, float(spot[1])))
+    lifted = len(m._xy)
+    m.wait(0.1)
+    m.move({"S": (seat_to_board("N", -60.0, BASE_LINE_MID_MM + 60.0), 900.0)})
+    m.put_striker("N", 0.0)
+    m.strike("N", target=None)
+    frames = striker_occluded_between(oracle_track_frames(m.timeline()), lifted, lifted)
+    strokes = strokes_of(record(m, frames))
+    assert [s["evidence"]["seat"] for s in strokes] == ["S", "N"]

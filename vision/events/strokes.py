@@ -204,6 +204,7 @@ class StrokeSegmenter:
         self._striker_after: tuple[int, tuple[float, float]] | None = None
         self._repositioned = True
         self._striker_handled = False
+        self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
         self._last_visible_piece: dict[int, Piece] = {}
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
@@ -357,6 +358,8 @@ class StrokeSegmenter:
         if any(
             p.item == "striker" and p.state in (held, int(TrackState.OCCLUDED)) for p in self.pieces.values()
         ):
+            if not self._striker_handled:
+                self._handled_at_s = frame.time_s
             self._striker_handled = True  # in a hand (or under one) since the last stroke
         if self._striker_rest is not None and self._carromman_struck(self._striker_rest, frame):
             return
@@ -381,9 +384,11 @@ class StrokeSegmenter:
             tid, xy = self._striker_after
             moved = float(np.hypot(fastest.xy[0] - xy[0], fastest.xy[1] - xy[1]))
             # Put somewhere else (and let go) since the last stroke: from now on it may be
-            # struck. Picked up and put back about where it lay, it is aimed (still a moment)
-            # before the strike; a hand lifting it to carry it off pauses it a frame at most.
-            aimed = self._striker_handled and fastest.time_s - since_s >= cfg.aim_s
+            # struck. Picked up and put back about where it lay, it is aimed (still a moment
+            # in the hand) before the strike; a hand lifting it to carry it off pauses it a
+            # frame at most, however long it lay there before the hand came.
+            still_since_s = max(since_s, self._handled_at_s)
+            aimed = self._striker_handled and fastest.time_s - still_since_s >= cfg.aim_s
             self._repositioned = slow and (fastest.track_id != tid or moved > cfg.reposition_mm or aimed)
         if rest is not None and self._unseen_strike(fastest, rest, frame):
             return
