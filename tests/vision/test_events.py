@@ -606,3 +606,59 @@ def test_a_striker_back_on_its_base_line_and_carried_off_by_hand_is_not_a_stroke
     frames = striker_occluded_between(oracle_track_frames(m.timeline()), lifted, lifted)
     strokes = strokes_of(record(m, frames))
     assert [s["evidence"]["seat"] for s in strokes] == ["S", "N"]
+
+
+def striker_taken_for_a_coin_between(
+    frames: Iterator[TrackFrame], first: int, last: int, rest_xy: np.ndarray
+) -> Iterator[TrackFrame]:
+    """From `first` to `last` the flying striker is detected as a white coin, which the
+    tracker follows under a new track, while the striker's own track waits, unseen, where it
+    lay."""
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            striker = frame.class_id == STRIKER_CLASS
+            ids, classes = frame.track_id.copy(), frame.class_id.copy()
+            ids[striker], classes[striker] = 30_000, CLASS_NAMES.index("white")
+            waiting = occluded(frame.select(striker), np.ones(int(striker.sum()), dtype=bool))
+            waiting = TrackFrame(
+                waiting.frame_index, waiting.time_s, waiting.track_id, waiting.class_id,
+                np.repeat(rest_xy[None], len(waiting.track_id), axis=0).astype(waiting.xy_mm.dtype),
+                np.zeros_like(waiting.velocity_mm_s), waiting.state, waiting.pocket, waiting.score,
+            )  # fmt: skip
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s,
+                np.concatenate([ids, waiting.track_id]), np.concatenate([classes, waiting.class_id]),
+                np.concatenate([frame.xy_mm, waiting.xy_mm]),
+                np.concatenate([frame.velocity_mm_s, waiting.velocity_mm_s]),
+                np.concatenate([frame.state, waiting.state]), np.concatenate([frame.pocket, waiting.pocket]),
+                np.concatenate([frame.score, waiting.score]),
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_striker_taken_for_a_coin_in_flight_and_back_near_its_spot_was_struck() -> None:
+    """North strikes, misses, and the striker runs to the far cushion and back past its own
+    base line before it stops. In flight the detector takes it for a white coin (a new
+    track); its own track is next seen near where it lay. The coin that flew off straight
+    from the striker's spot, too fast for a hand, was the striker struck (a development
+    video's missed stroke)."""
+    from calibration.geometry import seat_normal, seat_to_board
+
+    m = ScriptedMatch()
+    m.new_board("S")
+    m.put_striker("S", 40.0)
+    m.strike("S", target="W1", pocket="NE")
+    m.put_striker("N", -40.0)
+    spot = seat_to_board("N", -40.0, BASE_LINE_MID_MM)
+    inward = -seat_normal("N")
+    struck = len(m._xy)
+    m.move({"S": (spot + inward * 520.0, 3000.0)})  # to the far side
+    m.move({"S": (spot - inward * 10.0, 2000.0)})  # back past its spot
+    back = len(m._xy) - 1
+    m.move({"S": (spot + inward * 100.0, 300.0)})  # and rolls to rest on the board
+    m.wait(1.0)
+    frames = striker_taken_for_a_coin_between(oracle_track_frames(m.timeline()), struck, back - 1, spot)
+    strokes = strokes_of(record(m, frames))
+    assert [s["evidence"]["seat"] for s in strokes] == ["S", "N"]
+    assert np.allclose(strokes[1]["evidence"]["striker_start_mm"], spot, atol=1.0)
+    assert strokes[1]["touched"] is False

@@ -80,6 +80,10 @@ POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 TOUCH_MARGIN_MM = 2.0
 # A carromman out of sight at the strike for at most this long lies under the aiming hand.
 HIDDEN_AT_STRIKE_S = 2.0
+# A piece first seen flying this fast (a hand carries the striker at about 1 m/s) on a line
+# through the spot the striker was aimed from, within this distance of it, was struck from it.
+STRANGER_SPEED_MM_S = 1500.0
+STRANGER_LINE_MM = 40.0
 # Far below a frame's time: what two frame times computed from their indices may differ by
 # from the exact difference.
 TIME_EPSILON_S = 1e-6
@@ -361,7 +365,8 @@ class StrokeSegmenter:
             if not self._striker_handled:
                 self._handled_at_s = frame.time_s
             self._striker_handled = True  # in a hand (or under one) since the last stroke
-        if self._striker_rest is not None and self._carromman_struck(self._striker_rest, frame):
+        rest = self._striker_rest
+        if rest is not None and (self._carromman_struck(rest, frame) or self._stranger_struck(rest, frame)):
             return
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.state != held]
         if not strikers:
@@ -370,7 +375,6 @@ class StrokeSegmenter:
         fastest = max(seen, key=lambda p: p.speed_mm_s, default=None)
         if fastest is None:
             return
-        rest = self._striker_rest
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
         # Since when it has lain at the spot where it was last seen still.
         since_s = (
@@ -541,6 +545,39 @@ class StrokeSegmenter:
             return False
         self._start_from_rest(rest, rest.track_id, frame, moved=True)
         return True
+
+    def _stranger_struck(self, rest: _Rest, frame: TrackFrame) -> bool:
+        """A piece no track knew at the strike's moment flies at a strike's speed straight
+        away from where the striker was positioned a moment ago, and the striker is not seen
+        there any more: the striker itself, blurred into something the detector takes for a
+        coin (the tracker starts a new track for it), or a coin it hit unseen. A hand does
+        not carry the striker that fast."""
+        cfg = self.config
+        if not rest.positioned or frame.time_s - rest.time_s > cfg.strike_window_s:
+            return False
+        if self._struck_from(rest) is None:
+            return False
+        if any(
+            p.item == "striker" and p.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
+            for p in self.pieces.values()
+        ):
+            return False  # the striker is in sight: the ordinary tests apply
+        for tid, p in self.pieces.items():
+            if (
+                tid in rest.snapshot
+                or p.state != int(TrackState.MOVING)
+                or p.speed_mm_s < STRANGER_SPEED_MM_S
+            ):
+                continue
+            away = np.asarray(p.position - rest.xy, dtype=float)
+            velocity = np.asarray(p.velocity, dtype=float)
+            # Its line of flight passes the striker's spot, and it is heading away from it.
+            cross = velocity[0] * away[1] - velocity[1] * away[0]
+            off_line = abs(float(cross)) / max(float(np.linalg.norm(velocity)), 1e-9)
+            if float(np.dot(away, velocity)) > 0.0 and off_line <= STRANGER_LINE_MM:
+                self._start_from_rest(rest, rest.track_id, frame, moved=False)
+                return True
+        return False
 
     def _start_from_rest(self, rest: _Rest, striker_id: int, frame: TrackFrame, moved: bool) -> None:
         """A stroke recognised after its start: it began when the striker was last seen
