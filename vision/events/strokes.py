@@ -515,6 +515,15 @@ class StrokeSegmenter:
         self._start_from_rest(rest, striker.track_id, frame, moved)
         return True
 
+    def _aimed_lately(self, rest: _Rest, frame: TrackFrame) -> bool:
+        """The striker was positioned on the base band of a seat a player sits at, within the
+        strike window: what flies off now may have been struck from there."""
+        return (
+            rest.positioned
+            and frame.time_s - rest.time_s <= self.config.strike_window_s
+            and self._struck_from(rest) is not None
+        )
+
     def _carromman_struck(self, rest: _Rest, frame: TrackFrame) -> bool:
         """A carromman seen lying or moving a frame ago now flies at a strike's speed, a
         moment after the striker was positioned on a base line, and the striker is not seen
@@ -522,9 +531,7 @@ class StrokeSegmenter:
         may stay unseen where it stops). Only a strike moves carrommen that fast; a hand
         putting one down is seen slowly, or not at all while it carries it."""
         cfg = self.config
-        if not rest.positioned or frame.time_s - rest.time_s > cfg.strike_window_s:
-            return False
-        if self._struck_from(rest) is None:
+        if not self._aimed_lately(rest, frame):
             return False
         if any(
             p.item == "striker"
@@ -552,10 +559,7 @@ class StrokeSegmenter:
         there any more: the striker itself, blurred into something the detector takes for a
         coin (the tracker starts a new track for it), or a coin it hit unseen. A hand does
         not carry the striker that fast."""
-        cfg = self.config
-        if not rest.positioned or frame.time_s - rest.time_s > cfg.strike_window_s:
-            return False
-        if self._struck_from(rest) is None:
+        if not self._aimed_lately(rest, frame):
             return False
         if any(
             p.item == "striker" and p.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
