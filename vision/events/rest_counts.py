@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from calibration.geometry import on_playing_surface
+from calibration.geometry import STRIKER_RADIUS_MM, on_playing_surface
 from vision.detections import CLASS_NAMES, Detections
 
 # Looks kept: about a third of a second when every frame is detected (the board has been
@@ -25,6 +25,10 @@ SPOT_MM = 4.0
 # A spot is a piece when a detection of that colour was there in this share of the looks (a
 # piece partly hidden now and then still counts; a detection once in a while does not).
 PERSISTENCE = 0.4
+# Two discs lying on the board cannot have centres this close: a coin's spot this near where
+# the striker was seen is the striker, read as a coin in some looks.
+SAME_DISC_MM = 0.5 * STRIKER_RADIUS_MM
+_STRIKER = CLASS_NAMES.index("striker")
 
 
 class RestCounter:
@@ -77,7 +81,19 @@ class RestCounter:
             taken |= members
             if len(set(looks[members].tolist())) >= needed:
                 found.append(xy[members].mean(axis=0))
-        return np.array(found).reshape(-1, 2)
+        spots = np.array(found).reshape(-1, 2)
+        if class_id == _STRIKER or not len(spots):
+            return spots
+        return spots[~self._striker_misread(spots)]
+
+    def _striker_misread(self, spots: np.ndarray) -> np.ndarray:
+        """Which spots are the striker read as a coin: the window saw the striker only there
+        (where it was seen elsewhere too, the spot may be a coin read as the striker)."""
+        strikers = np.concatenate([d.xy_mm[d.class_id == _STRIKER] for d in self._looks])
+        if not len(strikers):
+            return np.zeros(len(spots), bool)
+        near = np.linalg.norm(spots[:, None, :] - strikers[None, :, :], axis=2) <= SAME_DISC_MM
+        return near.any(axis=1) & near.all(axis=1)
 
     def counts_within(self, radius_mm: float) -> Counter[str]:
         """Pieces per item seen lying still within `radius_mm` of the board's centre."""
