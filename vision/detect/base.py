@@ -18,7 +18,7 @@ import numpy as np
 from calibration.camera import Calibration, board_to_rectified, rectified_to_board, rectify_maps
 from calibration.geometry import HALF_SURFACE_MM
 from vision.detections import Detections
-from vision.io import Frame
+from vision.io import Frame, i420_to_bgr
 
 # 1 px per mm: a coin is 31 px across. Finer costs time (the remap and the candidate search
 # grow with its square); the classifier's centre offset gives the sub-pixel accuracy.
@@ -85,6 +85,10 @@ class BoardRectifier:
             )
         )
 
+    def to_pixels(self, points_mm: np.ndarray) -> np.ndarray:
+        """Board mm -> pixels of the whole view."""
+        return board_to_rectified(points_mm, self.px_per_mm, self.half_extent_mm)
+
     def size_px(self) -> int:
         """The whole view's side in pixels."""
         return int(round(2 * self.half_extent_mm * self.px_per_mm))
@@ -110,9 +114,7 @@ class BoardRectifier:
                 cv2.remap(plane, *maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
                 for plane, maps in zip(planes, (luma_maps, chroma_maps, chroma_maps), strict=True)
             )
-            size = luma.shape[1]
-            i420 = np.concatenate([luma, cb.reshape(-1, size), cr.reshape(-1, size)])
-            rectified = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)
+            rectified = i420_to_bgr(luma, cb, cr)
         else:
             bgr = image.bgr() if isinstance(image, Frame) else image
             rectified = cv2.remap(bgr, *luma_maps, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)

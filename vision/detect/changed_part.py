@@ -27,7 +27,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from calibration.camera import Calibration, board_to_rectified, rectify_maps
+from calibration.camera import Calibration, rectify_maps
 from calibration.geometry import STRIKER_RADIUS_MM
 from vision.detect.base import BoardRectifier, Picture, ViewBox
 from vision.detect.onnx_detector import Within
@@ -113,7 +113,8 @@ class ChangedPartDetector:
         ]
         if sum((c1 - c0) * (r1 - r0) for c0, r0, c1, r1 in crops) >= self.full_above_fraction * size * size:
             return self._full(image, calibration, probe)
-        last_px = self._to_view(self._last.xy_mm)
+        to_pixels = rectifier.to_pixels
+        last_px = to_pixels(self._last.xy_mm)
         renewed = np.zeros(len(self._last), dtype=bool)
         for low, high in interiors:
             renewed |= _within(last_px, low, high)
@@ -127,12 +128,12 @@ class ChangedPartDetector:
         if any(part.pale_striker for part in parts) and not _has_striker(seen, self.detector.min_score):
             return self._full(image, calibration, probe)
         unsure_kept = np.ones(len(self._unsure_mm), dtype=bool)
-        unsure_px = self._to_view(self._unsure_mm)
+        unsure_px = to_pixels(self._unsure_mm)
         found, unsure = [kept], []
         cells_per_px = 1.0 / (rectifier.px_per_mm * self.probe_mm)
         for (low, high), part in zip(interiors, parts, strict=True):
-            found.append(part.found[_within(self._to_view(part.found.xy_mm), low, high)])
-            unsure.append(part.unsure_mm[_within(self._to_view(part.unsure_mm), low, high)])
+            found.append(part.found[_within(to_pixels(part.found.xy_mm), low, high)])
+            unsure.append(part.unsure_mm[_within(to_pixels(part.unsure_mm), low, high)])
             unsure_kept &= ~_within(unsure_px, low, high)
             col0, row0 = (low * cells_per_px).astype(int)
             col1, row1 = (high * cells_per_px).astype(int)
@@ -164,7 +165,7 @@ class ChangedPartDetector:
         assert self._changed_at_s is not None
         tiles = time_s - self._changed_at_s <= self.settle_s + 1e-9
         reach_px = PIECE_REACH_MM * self.detector.rectifier.px_per_mm
-        for col, row in self._to_view(self._unsure_mm):
+        for col, row in self.detector.rectifier.to_pixels(self._unsure_mm):
             col0, row0 = (max(0, int((v - reach_px) // TILE_PX)) for v in (col, row))
             col1, row1 = (int((v + reach_px) // TILE_PX) + 1 for v in (col, row))
             tiles[row0:row1, col0:col1] = True
@@ -172,10 +173,6 @@ class ChangedPartDetector:
 
     def _tiles_per_side(self) -> int:
         return self.detector.rectifier.size_px() // TILE_PX
-
-    def _to_view(self, points_mm: np.ndarray) -> np.ndarray:
-        rectifier = self.detector.rectifier
-        return board_to_rectified(points_mm, rectifier.px_per_mm, rectifier.half_extent_mm)
 
     def _full(self, image: Frame, calibration: Calibration, probe: np.ndarray) -> Detections:
         within = self.detector.detect_within(image, calibration)
