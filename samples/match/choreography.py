@@ -11,6 +11,7 @@ from calibration.geometry import STRIKER_RADIUS_MM, Seat, seat_along
 from samples.match.builder import Hands, TimelineBuilder
 from samples.match.hands import path, pose, rest_point
 from samples.physics.simulate import Layout
+from samples.physics.vec import norm
 from samples.players.placement import is_free
 from samples.timeline import ObjectState
 
@@ -69,7 +70,7 @@ def position_striker(
     builder.move(s, carry, ObjectState.HELD, [(pose(seat, p, "strike", skin, 0.3),) for p in carry])
     slide = path(slide_from, spot, _n(builder, rng, pace.adjust))
     builder.move(s, slide, ObjectState.ON_BOARD, [(pose(seat, p, "strike", skin, 0.2),) for p in slide])
-    unit = np.asarray(direction, dtype=float) / max(float(np.linalg.norm(direction)), 1e-9)
+    unit = np.asarray(direction, dtype=float) / max(norm(direction), 1e-9)
     behind = spot - unit * (STRIKER_RADIUS_MM + 14.0)
     aim = path(slide[-1], behind, _n(builder, rng, pace.aim))
     builder.hold(len(aim), [(pose(seat, p, "strike", skin, 0.0),) for p in aim])
@@ -85,7 +86,7 @@ def stroke_hands(
     pace: Pace,
 ) -> list[Hands]:
     """The striking hand during a stroke: a short follow-through, then back off the board."""
-    unit = np.asarray(direction, dtype=float) / max(float(np.linalg.norm(direction)), 1e-9)
+    unit = np.asarray(direction, dtype=float) / max(norm(direction), 1e-9)
     behind = spot - unit * (STRIKER_RADIUS_MM + 14.0)
     through = path(behind, spot - unit * 4.0, _n(builder, rng, pace.follow))
     away = path(through[-1], rest_point(seat, spot), _n(builder, rng, pace.withdraw))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from samples.physics.vec import dot
+
 INF = np.inf
 
 
@@ -50,9 +52,9 @@ def cushion_contact_times(pos: np.ndarray, vel: np.ndarray, limit: np.ndarray) -
 def circle_entry_times(pos: np.ndarray, vel: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
     """(M, K) time until each point enters each circle, moving inwards across its rim."""
     q = pos[:, None, :] - centres[None, :, :]
-    a = np.einsum("mk,mk->m", vel, vel)[:, None]
-    b = np.einsum("mkd,md->mk", q, vel)
-    c = np.einsum("mkd,mkd->mk", q, q) - radius * radius
+    a = dot(vel, vel)[:, None]
+    b = dot(q, vel[:, None, :])
+    c = dot(q, q) - radius * radius
     disc = b * b - a * c
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         root = (-b - np.sqrt(np.maximum(disc, 0.0))) / a
@@ -64,11 +66,11 @@ def circle_entry_times(pos: np.ndarray, vel: np.ndarray, centres: np.ndarray, ra
 
 def circle_exit_time(pos: np.ndarray, vel: np.ndarray, centre: np.ndarray, radius: float) -> float:
     """Time until a point inside a circle leaves it; inf when it is not moving."""
-    a = float(vel @ vel)
+    a = float(dot(vel, vel))
     if a == 0.0:
         return INF
     q = pos - centre
-    b = float(q @ vel)
-    c = float(q @ q) - radius * radius
+    b = float(dot(q, vel))
+    c = float(dot(q, q)) - radius * radius
     disc = max(b * b - a * c, 0.0)
     return max((-b + np.sqrt(disc)) / a, 0.0)

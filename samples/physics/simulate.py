@@ -40,6 +40,7 @@ from samples.physics.contact import (
 )
 from samples.physics.params import PhysicsParams
 from samples.physics.pieces import PieceSet
+from samples.physics.vec import dot, norm
 from samples.timeline import ObjectState
 
 ON_BOARD = int(ObjectState.ON_BOARD)
@@ -259,8 +260,8 @@ class _Stroke:
 
     def _collide(self, i: int, j: int) -> None:
         normal = self.pos[j] - self.pos[i]
-        normal /= np.linalg.norm(normal)
-        approach = float((self.vel[i] - self.vel[j]) @ normal)
+        normal /= norm(normal)
+        approach = float(dot(self.vel[i] - self.vel[j], normal))
         if approach <= 0.0:
             return
         with_striker = self.striker in (i, j)
@@ -318,7 +319,7 @@ class _Stroke:
         for a, i in enumerate(active):
             for j in active[a + 1 :]:
                 gap = self.pos[j] - self.pos[i]
-                dist = float(np.linalg.norm(gap))
+                dist = norm(gap)
                 overlap = self.radius[i] + self.radius[j] - dist
                 if overlap > 0.0 and dist > 0.0:
                     push = gap / dist * overlap

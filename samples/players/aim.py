@@ -27,6 +27,7 @@ from calibration.geometry import (
 )
 from samples.physics.params import PhysicsParams
 from samples.physics.pieces import PieceSet
+from samples.physics.vec import dot, norm
 from samples.players.placement import is_free, is_legal, legal_positions
 
 # How fast the coin should arrive at the pocket (mm/s): slow enough to drop, fast enough
@@ -175,8 +176,8 @@ def _routes(
         turn, ok = _bank_points(spots, pot.ghost, wall[0], wall[1], limit, params)
     first, run1 = _unit(turn - spots)
     last, run2 = _unit(ghost - turn) if wall is not None else (first, np.zeros(n))
-    cut = last @ pot.line
-    ok &= (first @ forward >= MIN_FORWARD) & (cut >= MIN_CUT_COS)
+    cut = dot(last, pot.line)
+    ok &= (dot(first, forward) >= MIN_FORWARD) & (cut >= MIN_CUT_COS)
     for a, b in [(spots, turn)] + ([(turn, ghost)] if wall is not None else []):
         if ok.any():
             ok[ok] = _clear(a[ok], b[ok], STRIKER_RADIUS_MM, pot.obstacles_xy, pot.obstacles_r)
@@ -233,10 +234,10 @@ def plan_shot(
         if best is not None:
             return best[1].target, best[1].pocket, best[2], best[3]
     start = free[rng.integers(len(free))] if free else starts[len(starts) // 2]
-    goal = min(aims, key=lambda t: float(np.linalg.norm(xy_mm[t] - start))) if aims else None
+    goal = min(aims, key=lambda t: norm(xy_mm[t] - start)) if aims else None
     point = xy_mm[goal] if goal is not None else np.zeros(2)
     direction = point - start
-    direction /= np.linalg.norm(direction)
-    if float(direction @ forward) < MIN_FORWARD:  # behind the player: straight up the board
+    direction /= norm(direction)
+    if float(dot(direction, forward)) < MIN_FORWARD:  # behind the player: straight up the board
         direction = forward
     return goal, None, start, direction * rng.uniform(1500.0, 3000.0)

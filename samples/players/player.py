@@ -13,6 +13,7 @@ import numpy as np
 from calibration.geometry import STRIKER_RADIUS_MM, Seat, striker_legal_range
 from samples.physics.params import PhysicsParams
 from samples.physics.pieces import PieceSet
+from samples.physics.vec import norm
 from samples.players.aim import Shot, Skill, _noisy, plan_shot
 from samples.players.placement import illegal_placement, is_free, is_legal, legal_placement
 
@@ -73,9 +74,9 @@ def plan_stroke(
     placed = _placement(player, start, pieces, xy_mm, on_board, rng)
     if not np.allclose(placed, start):
         # Re-aim from where the striker really is, at the same point the shot was aimed.
-        aim_point = start + velocity / max(np.linalg.norm(velocity), 1e-9) * 200.0
+        aim_point = start + velocity / max(norm(velocity), 1e-9) * 200.0
         direction = aim_point - placed
-        velocity = direction / np.linalg.norm(direction) * np.linalg.norm(velocity)
+        velocity = direction / norm(direction) * norm(velocity)
     shot = Shot(placed, _noisy(velocity, player.skill, rng), target, pocket)
     return PlannedStroke(shot, is_legal(player.seat, placed))
 
@@ -92,7 +93,7 @@ def plan_break(
     if rng.random() < player.illegal_placement_rate:
         start = illegal_placement(player.seat, rng, others_xy, others_r)
     aim = rng.normal(0.0, 6.0, size=2)  # at the queen, give or take a coin's width
-    direction = (aim - start) / np.linalg.norm(aim - start)
+    direction = (aim - start) / norm(aim - start)
     speed = rng.uniform(*BREAK_SPEED_MM_S)
     shot = Shot(start, _noisy(direction * speed, player.skill, rng), pieces.queen, None)
     return PlannedStroke(shot, is_legal(player.seat, start))
