@@ -72,6 +72,11 @@ RESCUE_MAX_RIM_MM = STRIKER_RADIUS_MM + 2.5
 # wood past the edge is where most of what the development stills found so was (the face
 # the network sees is a few mm off the base: half a radius of room).
 RESCUE_INSIDE_EDGE_MM = 0.5 * STRIKER_RADIUS_MM
+# Discs do not overlap: a striker's centre lies at least a coin's and a striker's radius from
+# a coin's (less a few mm for the peaks' errors). A gap ringed by coins can read as a
+# striker-sized rim, and under a hand or in flight, the real striker unsure, such a gap was
+# taken for it frame after frame (development video 9118: strokes started from it).
+RESCUE_CLEAR_OF_COINS_MM = COIN_RADIUS_MM + STRIKER_RADIUS_MM - 3.0
 # A carromman has a rim: where its face ends the board shows and the brightness changes. In a
 # single picture a faint peak (under `FAINT_MAX_SCORE`) whose rim hardly changes the
 # brightness at all is taken for a knot in the frame's wood, a fold of a hand, a print: on the
@@ -94,6 +99,15 @@ REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
 def _nearest_mm(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """(N,) distance from each of `points` (N, 2) to the nearest of `centres` (M, 2)."""
     return np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).min(axis=1)
+
+
+def _clear_of(points: np.ndarray, others: np.ndarray, distance_mm: float) -> np.ndarray:
+    """(N,) whether each of `points` lies at least `distance_mm` from every one of `others`,
+    not counting one within a merge distance (the point itself, when it is among them)."""
+    if not len(others) or not len(points):
+        return np.ones(len(points), dtype=bool)
+    gaps = np.linalg.norm(points[:, None, :] - others[None, :, :], axis=2)
+    return ~np.any((gaps < distance_mm) & (gaps > MERGE_DISTANCE_MM), axis=1)
 
 
 def _rimless(view: BoardView, faces: np.ndarray, classes: np.ndarray, score: np.ndarray) -> np.ndarray:
@@ -226,7 +240,8 @@ class OnnxDetector:
         sure = score >= self.min_score
         pale = None
         if not (sure & (classes == _STRIKER)).any():
-            pale = self._pale_striker(view, heat, uv, classes, score, faces)
+            coins = faces[sure & ~printed & (classes != _STRIKER)]
+            pale = self._pale_striker(view, heat, uv, classes, score, faces, coins)
         if pale is not None and not striker_elsewhere:
             classes[pale] = _STRIKER
             sure[pale] = True
@@ -247,8 +262,11 @@ class OnnxDetector:
         classes: np.ndarray,
         score: np.ndarray,
         faces: np.ndarray,
+        coins: np.ndarray,
     ) -> int | None:
-        """Index of the peak that is the striker by its size though not by its looks, if any."""
+        """Index of the peak that is the striker by its size though not by its looks, if any.
+        `coins`: where the confident carrommen lie (the candidate itself may be one of them: a
+        pale striker is often taken for a white coin)."""
         cells = np.clip((uv / self.stride).astype(np.int64), 0, np.array(heat.shape[:0:-1]) - 1)
         striker_heat = heat[_STRIKER, cells[:, 1], cells[:, 0]]
         candidates = np.flatnonzero(
@@ -257,6 +275,7 @@ class OnnxDetector:
             & (striker_heat >= RESCUE_MIN_STRIKER_HEAT)
             & (_nearest_mm(faces, _POCKETS) >= POCKET_RADIUS_MM)
             & on_playing_surface(faces, RESCUE_INSIDE_EDGE_MM)
+            & _clear_of(faces, coins, RESCUE_CLEAR_OF_COINS_MM)
         )
         if not len(candidates):
             return None
@@ -264,4 +283,7 @@ class OnnxDetector:
         sized = (rims >= STRIKER_MIN_RIM_MM) & (rims <= RESCUE_MAX_RIM_MM)
         if not sized.any():
             return None
-        return int(candidates[sized][np.argmax(rims[sized])])
+        # Of those the striker's size, the one the network most thinks the striker: a gap
+        # among coins can read as a striker-sized rim (the coins' edges ring it), larger than
+        # the real striker's, though the network gives it far less striker heat.
+        return int(candidates[sized][np.argmax(striker_heat[candidates][sized])])
