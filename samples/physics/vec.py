@@ -5,7 +5,9 @@ kernel by the CPU it finds: an AVX-512 kernel fuses the multiply into the add, t
 not. A last-bit difference at one collision grows into a different match a few strokes
 later, so a seed's match, and with it every evaluation video and golden log made from it,
 depended on the machine it was simulated on. Here each multiply and each add is its own
-rounded step, as IEEE arithmetic gives it everywhere.
+rounded step, as IEEE arithmetic gives it everywhere. The physics, the players and the
+choreography use these; the renderer still uses numpy's, since there a last-bit difference
+moves a pixel's rounding at most and does not grow.
 """
 
 from __future__ import annotations
