@@ -49,3 +49,17 @@ def test_coins_touching_the_striker_are_counted() -> None:
     """Two discs on the board cannot lie closer than their radii together."""
     looks = [look((STRIKER, 0.0, -250.0), (WHITE, 36.5, -250.0), (WHITE, -36.5, -250.0)) for _ in range(10)]
     assert counted(looks)["white"] == 2
+
+
+def test_a_snapshot_counts_the_board_as_it_was_when_taken() -> None:
+    """The striker at rest notes the board every look and only the look a stroke starts from
+    is counted, later: by then the live window has moved on (here, a white pocketed)."""
+    counter = RestCounter(("white", "black", "queen"))
+    for _ in range(10):
+        counter.add(look((WHITE, 100.0, 50.0), (WHITE, -80.0, 10.0)))
+    then = counter.snapshot()
+    counter.counts()  # the live counter's cache is shared until its next look
+    for _ in range(10):
+        counter.add(look((WHITE, 100.0, 50.0)))
+    assert counter.counts()["white"] == 1
+    assert then.counts()["white"] == 2

@@ -43,6 +43,13 @@ class RestCounter:
         self._looks.append(detections)
         self._spots = {}
 
+    def snapshot(self) -> RestCounter:
+        """The window as it is now, counted only when asked (the looks are not copied)."""
+        frozen = RestCounter(self.items)
+        frozen._looks.extend(self._looks)
+        frozen._spots = self._spots
+        return frozen
+
     def clear(self) -> None:
         self._looks.clear()
         self._spots = {}

@@ -16,6 +16,7 @@ vanished under a hand is not pocketed, a "pocketing" of a coin still lying there
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 
@@ -175,6 +176,34 @@ class _Stroke:
     )
 
 
+class _CountsThen:
+    """The carrommen on the board at one moment, counted only if asked: the striker lying
+    still is noted every look, with the board as it was, and only the look a stroke starts
+    from is ever counted (counting every look cost a quarter of a millisecond a frame)."""
+
+    def __init__(self, window: RestCounter, pieces: dict[int, Piece]) -> None:
+        # The looks at rest when the caller has detections, else the tracks themselves.
+        self._window = None if window.empty else window.snapshot()
+        self._pieces = None if self._window is not None else dict(pieces)
+
+    @functools.cached_property
+    def counts(self) -> Counter[str]:
+        if self._window is None:
+            return carrommen_counts(self._pieces or {})
+        return self._window.counts()
+
+    @functools.cached_property
+    def placing_zone(self) -> Counter[str]:
+        """Carrommen lying where dues are put back."""
+        if self._window is None:
+            return Counter(
+                p.item
+                for p in (self._pieces or {}).values()
+                if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
+            )
+        return self._window.counts_within(PLACING_ZONE_MM)
+
+
 @dataclass
 class _Rest:
     """The striker's latest still moment and the board as it was then."""
@@ -184,11 +213,19 @@ class _Rest:
     xy: np.ndarray
     track_id: int
     snapshot: dict[int, Piece]
-    counts: Counter[str]
+    board: _CountsThen
     positioned: bool = True  # put there since the last stroke (not where that stroke left it)
-    placing_zone: Counter[str] = field(default_factory=Counter)  # pieces seen where dues go
     since_s: float = 0.0  # first seen still at this spot
     traced: bool = False  # not seen: traced back from the striker's flight
+
+    @property
+    def counts(self) -> Counter[str]:
+        return self.board.counts
+
+    @property
+    def placing_zone(self) -> Counter[str]:
+        """Pieces seen where dues go."""
+        return self.board.placing_zone
 
 
 class StrokeSegmenter:
@@ -245,9 +282,10 @@ class StrokeSegmenter:
         """Carrommen on the board by item: the pieces the recent looks show lying still (one hidden
         under a hand is not counted: a drop in the count that nothing saw leave is not believed,
         see `_close`); from the tracks alone when no detections are given."""
-        if self._rest_counter.empty:
-            return carrommen_counts(self.pieces)
-        return self._rest_counter.counts()
+        return self._counts_then().counts
+
+    def _counts_then(self) -> _CountsThen:
+        return _CountsThen(self._rest_counter, self.pieces)
 
     def _lying_now(self, snapshot: dict[int, Piece], time_s: float) -> list[tuple[float, float]]:
         """Where the carrommen of `snapshot` lie: those seen, and those a hand has just hidden
@@ -266,13 +304,7 @@ class StrokeSegmenter:
 
     def _placing_zone_counts(self) -> Counter[str]:
         """Carrommen lying where dues are put back (from the tracks when no detections are given)."""
-        if self._rest_counter.empty:
-            return Counter(
-                p.item
-                for p in self.pieces.values()
-                if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
-            )
-        return self._rest_counter.counts_within(PLACING_ZONE_MM)
+        return self._counts_then().placing_zone
 
     # ------------------------------------------------------------------ per frame
     def update(
@@ -403,9 +435,8 @@ class StrokeSegmenter:
                 fastest.position,
                 fastest.track_id,
                 dict(self.pieces),
-                self.counts_now(),
+                self._counts_then(),
                 self._repositioned,
-                self._placing_zone_counts(),
                 since_s,
             )
             return
@@ -479,8 +510,7 @@ class StrokeSegmenter:
             xy=xy,
             track_id=striker.track_id,
             snapshot=dict(self._previous),
-            counts=self.counts_now(),
-            placing_zone=self._placing_zone_counts(),
+            board=self._counts_then(),
             since_s=struck_s,
             traced=True,
         )
