@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+# The axes left free, by input and output name (also what `train.export` exports).
 FREE_DIMS = {
     "view": {1: "rows", 2: "cols"},
     "heat": {2: "cell_rows", 3: "cell_cols"},

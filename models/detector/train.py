@@ -27,6 +27,7 @@ from torch import nn
 from models.detector import views as V
 from models.detector.cache import DEFAULT_CACHE, load_cached, render_cache
 from models.detector.data import Scene
+from models.detector.free_size import FREE_DIMS
 from models.detector.net import COARSEST_STRIDE, WIDTHS, CentreNet, Exported
 from models.detector.scenes import parse_seeds
 from vision.detections import CLASS_NAMES
@@ -140,11 +141,7 @@ def export(net: CentreNet, path: Path, metadata: dict[str, str]) -> None:
         input_names=["view"],
         output_names=["heat", "offsets"],
         # Free height and width: the recorder runs it over the part of the board that changed.
-        dynamic_axes={
-            "view": {1: "rows", 2: "cols"},
-            "heat": {2: "cell_rows", 3: "cell_cols"},
-            "offsets": {2: "cell_rows", 3: "cell_cols"},
-        },
+        dynamic_axes=FREE_DIMS,
         opset_version=17,
         dynamo=False,
     )

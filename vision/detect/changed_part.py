@@ -119,10 +119,10 @@ class ChangedPartDetector:
         for low, high in interiors:
             renewed |= _within(last_px, low, high)
         kept = self._last[~renewed]
-        # A pale striker is taken only where no striker was found anywhere, and then the one
-        # whose rim is most like a striker's of all on the board: so the parts are looked at
-        # without it, and if none has a striker but one has a pale candidate, the whole board
-        # is looked at after all.
+        # A pale striker is taken only where no striker was found anywhere, and then the
+        # best candidate of all on the board (OnnxDetector._pale_striker): so the parts are
+        # looked at without it, and if none has a striker but one has a pale candidate, the
+        # whole board is looked at after all.
         parts = [self.detector.detect_within(image, calibration, crop, True) for crop in crops]
         seen = Detections.merge([kept, *(part.found for part in parts)])
         if any(part.pale_striker for part in parts) and not _has_striker(seen, self.detector.min_score):
