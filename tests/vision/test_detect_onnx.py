@@ -110,6 +110,19 @@ def test_a_printed_base_circle_taken_for_a_coin_is_dropped_but_a_striker_on_one_
     assert np.linalg.norm(white - (100.0, 50.0)) < 5.0
 
 
+def test_the_centre_circle_taken_for_a_coin_is_dropped_but_a_piece_on_it_is_kept() -> None:
+    # The centre circle is printed a carromman's size: development video 9108 (a `phone` board)
+    # read it as a white coin at 0.41 to 0.44 whenever the centre lay bare.
+    scene = load_still(30004, layout="sparse", hands=0)
+    detector = _ScriptedHeat()
+    detector.wanted = [("white", (0.0, 0.0), 0.44), ("black", (150.0, 50.0), 0.9)]
+    assert detector.detect(scene.image_bgr, scene.calibration).class_names == ["black"]
+    # The queen in the pack or put back there, a due under the placing hand: not so faint.
+    for piece in (("queen", (0.0, 0.0), 0.6), ("white", (0.0, 0.0), 0.7)):
+        detector.wanted = [piece]
+        assert detector.detect(scene.image_bgr, scene.calibration).class_names == [piece[0]]
+
+
 def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_not() -> None:
     # A slow piece can stop with its centre a fraction of a millimetre short of the hole's
     # edge and lie there; found a millimetre off towards the hole, it must still be found (or
