@@ -662,3 +662,43 @@ def test_a_striker_taken_for_a_coin_in_flight_and_back_near_its_spot_was_struck(
     assert [s["evidence"]["seat"] for s in strokes] == ["S", "N"]
     assert np.allclose(strokes[1]["evidence"]["striker_start_mm"], spot, atol=1.0)
     assert strokes[1]["touched"] is False
+
+
+def test_a_striker_read_as_a_white_coin_where_it_stopped_does_not_undo_a_white_pocketed() -> None:
+    """Under a dim lamp (development video 9110) the tracker lost the striker as it slowed,
+    and from where it stopped the detector read it as a white coin, look after look: counted
+    as a white lying still, it made the white pocketed in that stroke look still on the
+    board, and the pocketing was not believed. A coin's spot where the striker's track lies
+    is the striker, as it is where the looks themselves saw the striker."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW", picked_up=False)
+        match.wait(1.0)
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    striker_track = next(
+        int(f.track_id[f.class_id == STRIKER_CLASS][0]) for f in truth if STRIKER_CLASS in f.class_id
+    )
+    speeds = [
+        float(np.hypot(*f.velocity_mm_s[f.track_id == striker_track][0]))
+        if striker_track in f.track_id
+        else 0.0
+        for f in truth
+    ]
+    stopped = max(k for k, speed in enumerate(speeds) if speed > 0.0) + 1
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    for k, frame in enumerate(truth):
+        on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+        classes = frame.class_id.copy()
+        if k >= stopped - 3:
+            lost = frame.track_id == striker_track
+            classes[lost] = CLASS_NAMES.index("white")  # the detector's reading, from here on
+            frame = occluded(frame, lost)  # the tracker keeps the track waiting where it was last seen
+        recorder.update(frame, Detections(truth[k].xy_mm[on], classes[on], truth[k].score[on]))
+    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
+    (stroke,) = strokes_of(recorder.log()["events"])
+    assert stroke["pocketed"] == ["white"]

@@ -63,3 +63,20 @@ def test_a_snapshot_counts_the_board_as_it_was_when_taken() -> None:
         counter.add(look((WHITE, 100.0, 50.0)))
     assert counter.counts()["white"] == 1
     assert then.counts()["white"] == 2
+
+
+def test_a_coin_read_where_the_striker_lies_unseen_is_the_striker() -> None:
+    """Under a dim lamp the striker at rest can be read as a white coin in every look, its
+    track kept where it was last seen: the white there is the striker (development video
+    9110: a white pocketed in that stroke looked still on the board). Where the looks see the
+    striker elsewhere, the spot may be a coin."""
+    counter = RestCounter(("white", "black", "queen"))
+    for _ in range(10):
+        counter.add(look((WHITE, 100.0, 50.0), (WHITE, 17.0, 343.0)))
+    assert counter.counts()["white"] == 2
+    assert counter.counts(np.array([[17.5, 344.0]]))["white"] == 1
+    assert counter.counts_within(400.0, np.array([[17.5, 344.0]]))["white"] == 1
+    elsewhere = RestCounter(("white", "black", "queen"))
+    for _ in range(10):
+        elsewhere.add(look((WHITE, 100.0, 50.0), (WHITE, 17.0, 343.0), (STRIKER, -40.0, -250.0)))
+    assert elsewhere.counts(np.array([[17.5, 344.0]]))["white"] == 2

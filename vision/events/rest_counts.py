@@ -58,11 +58,16 @@ class RestCounter:
     def empty(self) -> bool:
         return not self._looks
 
-    def pieces(self, item: str) -> np.ndarray:
-        """(N, 2) board mm of the pieces of `item` the window shows lying still."""
+    def pieces(self, item: str, striker_mm: np.ndarray | None = None) -> np.ndarray:
+        """(N, 2) board mm of the pieces of `item` the window shows lying still. `striker_mm`:
+        where the striker is believed to lie, whether or not the window shows it there (its
+        track, when the detector has read it as a coin since): one more sighting of it."""
         if item not in self._spots:
             self._spots[item] = self._find(item)
-        return self._spots[item]
+        spots = self._spots[item]
+        if striker_mm is None or not len(striker_mm) or not len(spots) or item == "striker":
+            return spots
+        return spots[~self._striker_misread(spots, striker_mm)]
 
     def _find(self, item: str) -> np.ndarray:
         class_id = CLASS_NAMES.index(item)
@@ -93,21 +98,25 @@ class RestCounter:
             return spots
         return spots[~self._striker_misread(spots)]
 
-    def _striker_misread(self, spots: np.ndarray) -> np.ndarray:
-        """Which spots are the striker read as a coin: the window saw the striker only there
+    def _striker_misread(self, spots: np.ndarray, striker_mm: np.ndarray | None = None) -> np.ndarray:
+        """Which spots are the striker read as a coin: the striker was seen only there
         (where it was seen elsewhere too, the spot may be a coin read as the striker)."""
-        strikers = np.concatenate([d.xy_mm[d.class_id == _STRIKER] for d in self._looks])
+        extra = np.zeros((0, 2)) if striker_mm is None else np.asarray(striker_mm, dtype=float).reshape(-1, 2)
+        strikers = np.concatenate([*(d.xy_mm[d.class_id == _STRIKER] for d in self._looks), extra])
         if not len(strikers):
             return np.zeros(len(spots), bool)
         near = np.linalg.norm(spots[:, None, :] - strikers[None, :, :], axis=2) <= SAME_DISC_MM
         return near.any(axis=1) & near.all(axis=1)
 
-    def counts_within(self, radius_mm: float) -> Counter[str]:
+    def counts_within(self, radius_mm: float, striker_mm: np.ndarray | None = None) -> Counter[str]:
         """Pieces per item seen lying still within `radius_mm` of the board's centre."""
         return Counter(
-            {item: int(np.sum(np.hypot(*self.pieces(item).T) <= radius_mm)) for item in self.items}
+            {
+                item: int(np.sum(np.hypot(*self.pieces(item, striker_mm).T) <= radius_mm))
+                for item in self.items
+            }
         )
 
-    def counts(self) -> Counter[str]:
+    def counts(self, striker_mm: np.ndarray | None = None) -> Counter[str]:
         """Pieces per item seen lying still."""
-        return Counter({item: len(self.pieces(item)) for item in self.items})
+        return Counter({item: len(self.pieces(item, striker_mm)) for item in self.items})

@@ -181,16 +181,23 @@ class _CountsThen:
     still is noted every look, with the board as it was, and only the look a stroke starts
     from is ever counted (counting every look cost a quarter of a millisecond a frame)."""
 
-    def __init__(self, window: RestCounter, pieces: dict[int, Piece]) -> None:
+    def __init__(
+        self, window: RestCounter, pieces: dict[int, Piece], striker_mm: np.ndarray | None = None
+    ) -> None:
         # The looks at rest when the caller has detections, else the tracks themselves.
         self._window = None if window.empty else window.snapshot()
         self._pieces = None if self._window is not None else dict(pieces)
+        # Where the striker's track lies (default: in `pieces`): under a dim lamp the striker
+        # at rest can be read as a white coin look after look, its track out of sight, and
+        # counted as a coin it made a white pocketed in that stroke look still on the board
+        # (development video 9110).
+        self._striker_mm = _striker_tracks_mm(pieces) if striker_mm is None else striker_mm
 
     @functools.cached_property
     def counts(self) -> Counter[str]:
         if self._window is None:
             return carrommen_counts(self._pieces or {})
-        return self._window.counts()
+        return self._window.counts(self._striker_mm)
 
     @functools.cached_property
     def placing_zone(self) -> Counter[str]:
@@ -201,7 +208,7 @@ class _CountsThen:
                 for p in (self._pieces or {}).values()
                 if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
             )
-        return self._window.counts_within(PLACING_ZONE_MM)
+        return self._window.counts_within(PLACING_ZONE_MM, self._striker_mm)
 
 
 @dataclass
@@ -878,9 +885,12 @@ class StrokeSegmenter:
 
     # ------------------------------------------------------------------ end of stroke
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
+        # Where the striker's track lies before lost tracks are let go: one lost while moving
+        # may be lying there read as a coin.
+        striker_mm = _striker_tracks_mm(self.pieces)
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
-        after = self.counts_now()
+        after = _CountsThen(self._rest_counter, self.pieces, striker_mm).counts
         # Pieces that appeared once the board was still are being put back already (a due,
         # or a piece returned after going overboard): not part of this stroke's outcome.
         late = Counter(
@@ -957,6 +967,13 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
+    """(N, 2) where the striker's tracks on the board lie, seen or not."""
+    return np.array(
+        [p.xy for p in pieces.values() if p.item == "striker" and p.on_board], dtype=float
+    ).reshape(-1, 2)
 
 
 def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> bool:
