@@ -46,3 +46,23 @@ def test_a_piece_last_seen_over_a_corner_hole_past_the_edge_fell_in() -> None:
     start = over_hole + np.array([-150.0, 150.0])
     frames = [[(WHITE, tuple(start + (over_hole - start) * k / 5.0))] for k in range(6)] + [[]] * 3
     assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "SE")]
+
+
+def test_two_coins_of_a_colour_into_one_pocket_a_few_frames_apart_are_two_drops() -> None:
+    # The white detections of a break on development video 9119: one white falls into SW as
+    # a second runs in behind it and a third comes into view; the second falls four frames
+    # later. Matched crosswise (the first to fall paired with the second, the second with the
+    # third), one drop was seen where two were made.
+    frames = [
+        [(WHITE, (-341.5, -305.7)), (WHITE, (-284.5, -299.1))],
+        [(WHITE, (-336.2, -327.3)), (WHITE, (-303.2, -317.6))],
+        [(WHITE, (-319.1, -313.1)), (WHITE, (-287.7, -301.0))],  # the first fell; a third white
+        [(WHITE, (-292.2, -325.2)), (WHITE, (-326.0, -319.3))],
+        [(WHITE, (-287.8, -348.9)), (WHITE, (-324.8, -338.1))],
+        [(WHITE, (-323.7, -350.4)), (WHITE, (-285.7, -335.9))],
+        [(WHITE, (-283.1, -318.8))],  # the second fell
+        [(WHITE, (-280.5, -301.7))],
+        [(WHITE, (-277.7, -288.2))],
+        [(WHITE, (-276.5, -275.4))],
+    ]
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "SW"), ("white", "SW")]
