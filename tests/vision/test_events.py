@@ -704,6 +704,26 @@ def test_a_striker_read_as_a_white_coin_where_it_stopped_does_not_undo_a_white_p
     assert stroke["pocketed"] == ["white"]
 
 
+def test_a_striker_read_as_a_white_coin_all_the_way_into_a_pocket_is_pocketed() -> None:
+    """Under a dim lamp (development video 9106) the striker was never seen as the striker
+    once struck: the detector read it as a white coin from the strike until it fell into a
+    pocket, and the counts at rest, rightly, said no white had gone. With the striker not on
+    the board either, the white the counts refuse was the striker (a due, law 13)."""
+    m = ScriptedMatch()
+    m.new_board("S")
+    m.put_striker("S", 10.0)
+    struck = len(m._xy)
+    spot = m.xy[m.index("S")].copy()
+    m.strike("S", target="W3", pocket="NW", striker_pocket="NE", picked_up=False)
+    timeline = m.timeline()
+    frames = striker_taken_for_a_coin_between(
+        oracle_track_frames(timeline), struck, timeline.num_frames, spot
+    )
+    (stroke,) = strokes_of(record(m, frames))
+    assert stroke["pocketed"] == ["white", "striker"]
+    assert stroke["evidence"]["pocket_events"][1]["pocket"] == "NE"
+
+
 def test_a_coin_found_again_at_a_pockets_mouth_once_all_is_still_was_not_pocketed() -> None:
     """A struck coin creeps to a stop at a pocket's mouth; against the dark hole the detector
     loses it as it gets there (the tracker calls it pocketed) and finds it again, under a new

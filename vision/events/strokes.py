@@ -926,6 +926,13 @@ class StrokeSegmenter:
         )
         if not striker_events and not striker_back:
             striker_events = [e for e in watched if e.item == "striker" and e.pocket is not None][-1:]
+        if not striker_events and not striker_back and not stroke.striker_path:
+            # Never seen as the striker since the strike, nor on the board now: a carromman
+            # seen going into a pocket that the counts say never left was the striker, read
+            # as a coin all the way (a dim striker; development video 9106).
+            misread = [e for e in dropped if e.pocket is not None and e.item in CARROMMEN][-1:]
+            dropped = [e for e in dropped if e not in misread]
+            striker_events = [replace(e, item="striker") for e in misread]
         if striker_events and striker_back and settled:
             dropped.extend(striker_events)
         else:
