@@ -775,3 +775,34 @@ def test_a_coin_found_again_at_a_pockets_mouth_once_all_is_still_was_not_pockete
 
     (stroke,) = strokes_of(record(m, lost_at_the_mouth(oracle_track_frames(timeline))))
     assert stroke["pocketed"] == []
+
+
+def test_a_coin_that_darts_for_one_look_under_the_aiming_hand_is_no_strike() -> None:
+    """North's striker lies aimed on its base line, hidden under the hand; for one look a
+    coin's track darts (a false coin the hand makes takes it over) and is back where it lay
+    the next. A struck carromman flies for many looks: this was no strike, and the striker,
+    seen again where it was aimed, is struck only later (development video 9125: a false
+    stroke, then the real one missed and its pocketing given to the other player)."""
+    board = south_then_north
+    first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
+    dart = first - 20
+
+    def darting(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            k = frame.frame_index
+            if dart - 2 <= k <= dart + 1:
+                frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+            if k == dart:
+                coin = int(np.flatnonzero(frame.class_id == CLASS_NAMES.index("white"))[-1])
+                xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
+                xy[coin] += (30.0, 0.0)
+                velocity[coin] = (900.0, 0.0)
+                state[coin] = int(TrackState.MOVING)
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy, velocity,
+                    state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    strokes = strokes_of(record(board(), darting(oracle_track_frames(board().timeline()))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]

@@ -582,7 +582,7 @@ class StrokeSegmenter:
             and p.state == int(TrackState.MOVING)
             and p.speed_mm_s >= cfg.strike_speed_mm_s
             and tid in rest.snapshot
-            and self._seen_last_look(tid)
+            and self._fast_last_look(tid)
             for tid, p in self.pieces.items()
         )
         if not struck:
@@ -646,6 +646,18 @@ class StrokeSegmenter:
         stroke.confirmed = True
         self._stroke = stroke
         self._note_board_change(stroke)
+
+    def _fast_last_look(self, track_id: int) -> bool:
+        """Whether the track was seen moving at a strike's speed in the previous look too: a
+        struck carromman flies for many frames, while a hand over the striker makes a false
+        coin that darts for a look (development video 9125: the striker, seen again where it
+        was aimed from a look later, had not moved)."""
+        before = self._previous.get(track_id)
+        return (
+            before is not None
+            and before.state == int(TrackState.MOVING)
+            and before.speed_mm_s >= self.config.strike_speed_mm_s
+        )
 
     def _seen_last_look(self, track_id: int) -> bool:
         """Whether the track was seen (lying or moving) in the previous look: a speed measured
