@@ -806,3 +806,44 @@ def test_a_coin_that_darts_for_one_look_under_the_aiming_hand_is_no_strike() -> 
 
     strokes = strokes_of(record(board(), darting(oracle_track_frames(board().timeline()))))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def test_two_resting_coins_swapping_tracks_while_the_board_is_still_do_not_prolong_the_stroke() -> None:
+    """With the board still, a hand's false detections can make the tracker swap two resting
+    coins' tracks: each jumps across the board in one look. Nothing was moving to knock them
+    that far, so the stroke still ends when the board settled (development video 9124: such
+    swaps kept a settled stroke open until the hand carried the striker off to the other
+    seat, taken for the stroke's motion, and the next stroke, struck from there, was lost)."""
+    _, end = _stroke_frames(one_stroke_board())
+    swap = end - 3
+
+    def swapped(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        pair: tuple[int, int] | None = None
+        for frame in frames:
+            if frame.frame_index >= swap:
+                resting = np.flatnonzero(
+                    (frame.state == int(TrackState.AT_REST)) & (frame.class_id != STRIKER_CLASS)
+                )
+                if pair is None:
+                    far = np.linalg.norm(frame.xy_mm[resting] - frame.xy_mm[resting[0]], axis=1)
+                    pair = (
+                        int(frame.track_id[resting[0]]),
+                        int(frame.track_id[resting[int(np.argmax(far))]]),
+                    )
+                ids = frame.track_id.copy()
+                a, b = ids == pair[0], ids == pair[1]
+                ids[a], ids[b] = pair[1], pair[0]
+                velocity = frame.velocity_mm_s.copy()
+                if frame.frame_index == swap:
+                    velocity[a | b] = (3000.0, 0.0)  # the tracker's reading of the jump
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm, velocity,
+                    frame.state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    (stroke,) = strokes_of(
+        record(one_stroke_board(), swapped(oracle_track_frames(one_stroke_board().timeline())))
+    )
+    assert stroke["evidence"]["frames"][1] == end
+    assert stroke["pocketed"] == ["white"]

@@ -96,6 +96,10 @@ STRIKE_LOOKBACK_S = 0.1
 # band it was struck from: a strike's first 0.4 s cover 300 mm or more, past where a dim
 # striker is found again.
 TRACE_BACK_STEPS_S = np.arange(0.0, 0.4, 0.005)
+# A track lying at rest found this far off a look later, with nothing moving for this long,
+# was handed another piece: no resting piece is knocked so far unseen (`_swapped`).
+SWAP_JUMP_MM = 2.0 * COIN_DIAMETER_MM
+SWAP_QUIET_S = 0.1
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 
@@ -170,6 +174,7 @@ class _Stroke:
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
+    swapped: set[int] = field(default_factory=set)  # tracks handed another piece (`_swapped`)
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
@@ -808,8 +813,12 @@ class StrokeSegmenter:
             anchor = stroke.anchors.get(piece.track_id)
             if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
                 stroke.anchors[piece.track_id] = piece.xy
-                stroke.last_motion_s = frame.time_s
-            elif piece.speed_mm_s > cfg.moving_speed_mm_s:
+                if anchor is not None and self._swapped(piece, anchor, stroke, frame.time_s):
+                    stroke.swapped.add(piece.track_id)
+                else:
+                    stroke.swapped.discard(piece.track_id)
+                    stroke.last_motion_s = frame.time_s
+            elif piece.speed_mm_s > cfg.moving_speed_mm_s and piece.track_id not in stroke.swapped:
                 stroke.last_motion_s = frame.time_s
             start = stroke.snapshot.get(piece.track_id)
             if piece.item != "striker" and start is not None:
@@ -820,6 +829,21 @@ class StrokeSegmenter:
                     if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                         stroke.touched = True
             self._extend_path(stroke, piece, start)
+
+    def _swapped(self, piece: Piece, anchor: tuple[float, float], stroke: _Stroke, time_s: float) -> bool:
+        """Whether a track lying at rest (or hidden there) a look ago and found far off now was
+        handed another piece (a hand's false detections make the tracker swap pieces) rather
+        than knocked: with the board still a while, nothing moved to knock it that far, and
+        its speed is the tracker's reading of the jump (development video 9124: such swaps
+        kept a settled stroke open until the hand carried the striker off, taken for the
+        stroke's motion)."""
+        before = self._previous.get(piece.track_id)
+        return (
+            before is not None
+            and before.state in (int(TrackState.AT_REST), int(TrackState.OCCLUDED))
+            and float(np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1])) > SWAP_JUMP_MM
+            and time_s - stroke.last_motion_s >= SWAP_QUIET_S
+        )
 
     def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
         if how == int(TrackState.POCKETED):
