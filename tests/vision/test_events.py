@@ -847,3 +847,35 @@ def test_two_resting_coins_swapping_tracks_while_the_board_is_still_do_not_prolo
     )
     assert stroke["evidence"]["frames"][1] == end
     assert stroke["pocketed"] == ["white"]
+
+
+def test_a_striker_lost_mid_board_is_not_pocketed_where_the_tracker_projects_it() -> None:
+    """A dim striker blurs out at the strike's speed mid-board and the tracker, projecting its
+    path, calls it pocketed in a pocket 200 mm away; afterwards it lies on the board read as a
+    coin (development video 9132: three false striker pocketings, dues and turns lost). The
+    striker has no count at rest to check a pocketing by, so only one last seen at the pocket
+    counts."""
+    start, _ = _stroke_frames(one_stroke_board())
+    lost = start + 3
+
+    def projected(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            striker = frame.class_id == STRIKER_CLASS
+            if frame.frame_index == lost:
+                state, pocket = frame.state.copy(), frame.pocket.copy()
+                state[striker], pocket[striker] = int(TrackState.POCKETED), 3  # SE
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
+                    frame.velocity_mm_s, state, pocket, frame.score,
+                )  # fmt: skip
+            elif frame.frame_index > lost:
+                frame = frame.select(~striker)
+            yield frame
+
+    truth = list(oracle_track_frames(one_stroke_board().timeline()))
+    at = next(f for f in truth if f.frame_index == lost)
+    from calibration.geometry import pocket_centre
+
+    assert np.linalg.norm(at.xy_mm[at.class_id == STRIKER_CLASS][0] - pocket_centre("SE")) > 150.0
+    (stroke,) = strokes_of(record(one_stroke_board(), projected(iter(truth))))
+    assert stroke["pocketed"] == ["white"]

@@ -954,19 +954,29 @@ class StrokeSegmenter:
         # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
         # hidden or missed, not gone: it stays on the board until a later look finds it gone.
         after = after + Counter(vanished)
-        # The striker has no count at rest to confirm a guess by: only a departure seen counts.
-        striker_events = [e for e in stroke.events if e.item == "striker" and not e.guess]
+        # The striker has no count at rest to confirm a guess by: only a departure seen counts,
+        # and a pocketing only where it was last seen at the pocket (a tracker projects a dim
+        # striker lost mid-board at the strike's speed into a pocket 130 to 210 mm away; the
+        # development videos' true striker pocketings were last seen 21 to 83 mm from the
+        # pocket's centre, three false ones 130 to 207 mm).
+        striker_events = [
+            e for e in stroke.events if e.item == "striker" and not e.guess and _at_its_pocket(e)
+        ]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
             for p in self.pieces.values()
         )
         if not striker_events and not striker_back:
-            striker_events = [e for e in watched if e.item == "striker" and e.pocket is not None][-1:]
+            striker_events = [
+                e for e in watched if e.item == "striker" and e.pocket is not None and _at_its_pocket(e)
+            ][-1:]
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
             # seen going into a pocket that the counts say never left was the striker, read
             # as a coin all the way (a dim striker; development video 9106).
-            misread = [e for e in dropped if e.pocket is not None and e.item in CARROMMEN][-1:]
+            misread = [
+                e for e in dropped if e.pocket is not None and e.item in CARROMMEN and _at_its_pocket(e)
+            ][-1:]
             dropped = [e for e in dropped if e not in misread]
             striker_events = [replace(e, item="striker") for e in misread]
         if striker_events and striker_back and settled:
@@ -1016,6 +1026,14 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _at_its_pocket(event: ItemEvent) -> bool:
+    """Whether a departure was last seen near the pocket it is given (or went off the board;
+    or where it was is not known: a tracker without positions for pieces gone)."""
+    if event.pocket is None or not np.all(np.isfinite(event.xy)):
+        return True
+    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= POCKET_GUESS_MM
 
 
 def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
