@@ -879,3 +879,30 @@ def test_a_striker_lost_mid_board_is_not_pocketed_where_the_tracker_projects_it(
     assert np.linalg.norm(at.xy_mm[at.class_id == STRIKER_CLASS][0] - pocket_centre("SE")) > 150.0
     (stroke,) = strokes_of(record(one_stroke_board(), projected(iter(truth))))
     assert stroke["pocketed"] == ["white"]
+
+
+def test_a_striker_track_jumping_for_a_look_onto_the_frames_wood_is_no_strike() -> None:
+    """North's striker lies aimed on its base line; a false striker on the frame's wood just
+    behind it takes its track for a look (150 mm off at a strike's speed), and the next look
+    finds it back on its spot. A struck striker slides on the playing surface: this was no
+    stroke (development video 9128: an extra stroke, the real one's start misplaced)."""
+    board = south_then_north
+    first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
+    jump = first - 20
+
+    def jumping(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if frame.frame_index == jump:
+                striker = frame.class_id == STRIKER_CLASS
+                xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
+                xy[striker] = (xy[striker][0][0] - 60.0, 378.0)  # past the north edge, on the wood
+                velocity[striker] = (-1500.0, 4000.0)
+                state[striker] = int(TrackState.MOVING)
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy, velocity,
+                    state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    strokes = strokes_of(record(board(), jumping(oracle_track_frames(board().timeline()))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]

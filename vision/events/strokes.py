@@ -539,8 +539,8 @@ class StrokeSegmenter:
         if not rest.positioned or frame.time_s - rest.time_s > cfg.unseen_strike_s:
             return False
         travelled = float(np.linalg.norm(striker.position - rest.xy))
-        if travelled < 2 * cfg.strike_confirm_mm:
-            return False
+        if travelled < 2 * cfg.strike_confirm_mm or not on_playing_surface(striker.position):
+            return False  # not far, or a false striker on the frame's wood (`_confirm_or_cancel`)
         seat = self._struck_from(rest)
         if seat is None:
             return False
@@ -709,10 +709,15 @@ class StrokeSegmenter:
         # skipped at rest, a short stroke may fall between two looks), and off the base lines:
         # a striker slid along them under a hand is being placed; struck, it leaves them.
         on_line = striker is not None and self._on_base_band(stroke.seat, striker.position)
+        # And on the playing surface: a struck striker slides on it; "seen" past its edge just
+        # after leaving its spot, it is a false striker on the frame's wood the track jumped to
+        # (development video 9128; a striker that really flew off is gone, which confirms).
         far = (
             travelled >= cfg.strike_confirm_mm
             and (stroke.striker_moving_frames >= 2 or travelled >= 2 * cfg.strike_confirm_mm)
             and not on_line
+            and striker is not None
+            and bool(on_playing_surface(striker.position))
         )
         if gone or stroke.touched or far:
             stroke.confirmed = True
