@@ -290,14 +290,11 @@ class StrokeSegmenter:
             p.state == int(TrackState.MOVING) and p.speed_mm_s > fast for p in self.pieces.values()
         )
 
-    def counts_now(self) -> Counter[str]:
-        """Carrommen on the board by item: the pieces the recent looks show lying still (one hidden
-        under a hand is not counted: a drop in the count that nothing saw leave is not believed,
-        see `_close`); from the tracks alone when no detections are given."""
-        return self._counts_then().counts
-
-    def _counts_then(self) -> _CountsThen:
-        return _CountsThen(self._rest_counter, self.pieces)
+    def _counts_then(self, striker_mm: np.ndarray | None = None) -> _CountsThen:
+        """The carrommen on the board now, by item: the pieces the recent looks show lying still
+        (one hidden under a hand is not counted: a drop in the count that nothing saw leave is
+        not believed, see `_close`); from the tracks alone when no detections are given."""
+        return _CountsThen(self._rest_counter, self.pieces, striker_mm)
 
     def _lying_now(self, snapshot: dict[int, Piece], time_s: float) -> list[tuple[float, float]]:
         """Where the carrommen of `snapshot` lie: those seen, and those a hand has just hidden
@@ -931,7 +928,7 @@ class StrokeSegmenter:
         striker_mm = _striker_tracks_mm(self.pieces)
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
-        after = _CountsThen(self._rest_counter, self.pieces, striker_mm).counts
+        after = self._counts_then(striker_mm).counts
         # Pieces that appeared once the board was still are being put back already (a due,
         # or a piece returned after going overboard): not part of this stroke's outcome. They
         # are put back where dues go; one found elsewhere once all was still (a black coin at
