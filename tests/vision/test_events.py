@@ -608,6 +608,17 @@ def test_a_striker_back_on_its_base_line_and_carried_off_by_hand_is_not_a_stroke
     assert [s["evidence"]["seat"] for s in strokes] == ["S", "N"]
 
 
+def joined(frame: TrackFrame, more: TrackFrame) -> TrackFrame:
+    """The tracks of both in one frame (`frame`'s index and time)."""
+    return TrackFrame(
+        frame.frame_index, frame.time_s,
+        np.concatenate([frame.track_id, more.track_id]), np.concatenate([frame.class_id, more.class_id]),
+        np.concatenate([frame.xy_mm, more.xy_mm]), np.concatenate([frame.velocity_mm_s, more.velocity_mm_s]),
+        np.concatenate([frame.state, more.state]), np.concatenate([frame.pocket, more.pocket]),
+        np.concatenate([frame.score, more.score]),
+    )  # fmt: skip
+
+
 def striker_taken_for_a_coin_between(
     frames: Iterator[TrackFrame], first: int, last: int, rest_xy: np.ndarray
 ) -> Iterator[TrackFrame]:
@@ -625,14 +636,29 @@ def striker_taken_for_a_coin_between(
                 np.repeat(rest_xy[None], len(waiting.track_id), axis=0).astype(waiting.xy_mm.dtype),
                 np.zeros_like(waiting.velocity_mm_s), waiting.state, waiting.pocket, waiting.score,
             )  # fmt: skip
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s,
-                np.concatenate([ids, waiting.track_id]), np.concatenate([classes, waiting.class_id]),
-                np.concatenate([frame.xy_mm, waiting.xy_mm]),
-                np.concatenate([frame.velocity_mm_s, waiting.velocity_mm_s]),
-                np.concatenate([frame.state, waiting.state]), np.concatenate([frame.pocket, waiting.pocket]),
-                np.concatenate([frame.score, waiting.score]),
+            frame = joined(
+                TrackFrame(
+                    frame.frame_index, frame.time_s, ids, classes, frame.xy_mm, frame.velocity_mm_s,
+                    frame.state, frame.pocket, frame.score,
+                ),
+                waiting,
             )  # fmt: skip
+        yield frame
+
+
+def striker_also_read_as_a_coin(frames: Iterator[TrackFrame], first: int, last: int) -> Iterator[TrackFrame]:
+    """From `first` to `last` the detector reads the striker now as the striker, now as a white
+    coin: the tracker keeps a coin's track on it (the one `striker_taken_for_a_coin_between`
+    follows) beside the striker's own."""
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            coin = frame.select(frame.class_id == STRIKER_CLASS)
+            coin = TrackFrame(
+                coin.frame_index, coin.time_s, np.full(len(coin.track_id), 30_000),
+                np.full(len(coin.track_id), CLASS_NAMES.index("white")), coin.xy_mm,
+                coin.velocity_mm_s, coin.state, coin.pocket, coin.score,
+            )  # fmt: skip
+            frame = joined(frame, coin)
         yield frame
 
 
@@ -897,3 +923,28 @@ def test_a_striker_track_jumping_for_a_look_onto_the_frames_wood_is_no_strike() 
     )
     strokes = strokes_of(record(board(), frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def test_a_striker_read_as_a_coin_slid_along_its_base_line_is_not_a_stroke() -> None:
+    """The striker lying on its base line is read now as the striker, now as a white coin
+    (the tracker keeps a track for each); a hand slides it along the line, fast, the
+    striker's track hidden under the hand and the coin's following it. What runs along the
+    striker's base lines is being placed: struck, a piece leaves them (development video
+    9130: an extra stroke)."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 60.0)
+    k = match.index("S")
+    spot = match.xy[k] + [-150.0, 0.0]
+    slid = len(match._xy)
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    match.move({"S": (spot, 700.0)})
+    done = len(match._xy)
+    match.hands = ()
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+
+    frames = striker_also_read_as_a_coin(oracle_track_frames(match.timeline()), slid - 6, slid - 1)
+    frames = striker_taken_for_a_coin_between(frames, slid, done - 1, spot + [150.0, 0.0])
+    strokes = strokes_of(record(match, frames))
+    assert [s["pocketed"] for s in strokes] == [["white"]]

@@ -579,12 +579,17 @@ class StrokeSegmenter:
             for p in self.pieces.values()
         ):
             return False  # still lying where it was aimed: whatever moved, it was not struck
+        # What runs along the striker's base lines is the striker itself, read as a coin,
+        # being slid into place under a hand (development video 9130): struck, a piece leaves
+        # them (as the striker's own strike test asks, `_confirm_or_cancel`).
+        seat = self._struck_from(rest)
         struck = any(
             p.item in CARROMMEN
             and p.state == int(TrackState.MOVING)
             and p.speed_mm_s >= cfg.strike_speed_mm_s
             and tid in rest.snapshot
             and self._fast_last_look(tid)
+            and not (seat is not None and self._on_base_band(seat, p.position))
             for tid, p in self.pieces.items()
         )
         if not struck:
