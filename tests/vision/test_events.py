@@ -948,3 +948,17 @@ def test_a_striker_read_as_a_coin_slid_along_its_base_line_is_not_a_stroke() -> 
     frames = striker_taken_for_a_coin_between(frames, slid, done - 1, spot + [150.0, 0.0])
     strokes = strokes_of(record(match, frames))
     assert [s["pocketed"] for s in strokes] == [["white"]]
+
+
+def test_a_coin_first_seen_lying_after_the_strike_does_not_prolong_the_stroke() -> None:
+    """A coin hidden under the hand at the strike is first seen again, lying where it lay, just
+    before the board has been still for the settling time. Lying, it is no motion (development
+    video 9136: such a first sighting kept a settled stroke open until the hand came for the
+    striker, whose carrying was taken for the stroke's motion and the next stroke lost)."""
+    start, end = _stroke_frames(one_stroke_board())
+    truth = list(oracle_track_frames(one_stroke_board().timeline()))
+    at_strike = next(f for f in truth if f.frame_index == start)
+    black = int(at_strike.track_id[at_strike.class_id == CLASS_NAMES.index("black")][0])
+    frames = (occluded(f, f.track_id == black) if start - 3 <= f.frame_index < end - 2 else f for f in truth)
+    (stroke,) = strokes_of(record(one_stroke_board(), frames))
+    assert stroke["evidence"]["frames"][1] == end

@@ -818,9 +818,16 @@ class StrokeSegmenter:
                     stroke.last_motion_s = frame.time_s
                 continue
             anchor = stroke.anchors.get(piece.track_id)
-            if anchor is None or np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
+            if anchor is None:
+                # First seen since the strike (hidden until now): lying, it is no motion now
+                # (development video 9136: a piece first seen late kept a settled stroke open
+                # until the hand came for the striker); moving, the next looks tell.
                 stroke.anchors[piece.track_id] = piece.xy
-                if anchor is not None and self._swapped(piece, anchor, stroke, frame.time_s):
+                if piece.speed_mm_s > cfg.moving_speed_mm_s:
+                    stroke.last_motion_s = frame.time_s
+            elif np.hypot(piece.xy[0] - anchor[0], piece.xy[1] - anchor[1]) > cfg.still_mm:
+                stroke.anchors[piece.track_id] = piece.xy
+                if self._swapped(piece, anchor, stroke, frame.time_s):
                     stroke.swapped.add(piece.track_id)
                 else:
                     stroke.swapped.discard(piece.track_id)
