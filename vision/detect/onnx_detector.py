@@ -62,10 +62,11 @@ PRINT_MAX_SCORE = 0.85
 _BASE_CIRCLES = np.concatenate([base_circle_centres(seat) for seat in SEATS])
 # The centre circle is a carromman's size too: on development video 9108 (a `phone` board)
 # the network read it as a white coin at 0.41 to 0.44 whenever the centre lay bare, a
-# phantom white that a later stroke "pocketed". But pieces are put there: the queen at the
-# break and when she is put back, often dues, scored under `PRINT_MAX_SCORE` in the pack or
-# under the placing hand (dropping them so lost most development boards' results). So only
-# a white this faint there is the print.
+# phantom white that a later stroke "pocketed". But pieces are put there (the queen at the
+# break and when she is put back, often dues), and dropping every peak under the base
+# circles' `PRINT_MAX_SCORE` there lost most development boards' results (18 -> 4 of 20):
+# real pieces on the centre score that low at times. So only a white this faint there is
+# the print.
 CENTRE_PRINT_MAX_SCORE = 0.5
 _CENTRE = np.zeros((1, 2))
 _STRIKER = CLASS_NAMES.index("striker")
