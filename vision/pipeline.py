@@ -30,10 +30,13 @@ import numpy as np
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
 from vision.detect.changed_part import ChangedPartDetector
-from vision.detections import Detections
+from vision.detections import CLASS_NAMES, Detections
 from vision.errors import VisionError
 from vision.events import MatchRecorder, StrokeRecord
 from vision.io import Frame, FrameSource
+from vision.tracks import TrackState
+
+_STRIKER = CLASS_NAMES.index("striker")
 
 
 class DetectorLike(Protocol):
@@ -164,6 +167,7 @@ class Pipeline:
         self.calibration: Calibration | None = None
         self._monitor: MonitorLike | None = None
         self._probe: np.ndarray | None = None
+        self._striker_unfollowed = False  # the last look saw a striker no track follows yet
 
     # ------------------------------------------------------------------ calibration
     def _try_calibrate(self, frame: Frame, status: RecordingStatus) -> bool:
@@ -212,6 +216,11 @@ class Pipeline:
         every `rest_detect_every`-th frame when nothing changes."""
         opts = self.options
         moved = self._moved(frame)
+        if self._striker_unfollowed:
+            # A striker just seen that no track follows yet (a track needs two looks running):
+            # look again at once, or a striker glimpsed between the aiming hand and the strike
+            # is never followed and its stroke is lost (development video 9121, a `phone` board).
+            return True
         segmenter = self.recorder.segmenter
         if segmenter.stroke_under_way:
             return since >= (1 if segmenter.fast_motion else opts.slow_detect_every)
@@ -256,6 +265,7 @@ class Pipeline:
                 continue
             detections = self.detector.detect(frame, calibration)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
+            self._striker_unfollowed = _striker_unfollowed(detections, tracks)
             events = self.recorder.update(tracks, detections)
             self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
@@ -305,6 +315,14 @@ class Pipeline:
         end = "\n" if final else "\r"
         self.progress.write("carrom score: " + ", ".join(parts) + end)
         self.progress.flush()
+
+
+def _striker_unfollowed(detections: Detections, tracks: Any) -> bool:
+    """Whether `detections` hold a striker while no striker track is seen in `tracks`."""
+    if not np.any(detections.class_id == _STRIKER):
+        return False
+    seen = np.isin(np.asarray(tracks.state), (int(TrackState.AT_REST), int(TrackState.MOVING)))
+    return not bool(np.any(seen & (np.asarray(tracks.class_id) == _STRIKER)))
 
 
 def stderr_progress() -> TextIO:

@@ -19,7 +19,7 @@ from tests.vision.scripted_match import ScriptedMatch
 from vision.detections import CLASS_NAMES, Detections
 from vision.events import MatchLogWriter, MatchRecorder, SeatAssigner
 from vision.io import Frame
-from vision.pipeline import Pipeline, PipelineOptions
+from vision.pipeline import Pipeline, PipelineOptions, _striker_unfollowed
 from vision.track import Tracker
 
 SIZE = 240  # pixels: a small top-down picture is enough for the motion gate
@@ -176,3 +176,24 @@ def test_a_bumped_camera_is_refitted_and_the_match_goes_on(tmp_path: Path) -> No
     status = pipeline.run(source)
     assert status.recalibrations == [bump_at] and fits == [bump_at]
     assert status.strokes == len(match.strokes)
+
+
+def test_a_striker_no_track_follows_yet_is_looked_at_again_at_once() -> None:
+    """A striker glimpsed between the aiming hand and the strike, the board otherwise still:
+    a track needs two looks running, and skipping the next frames at rest lost the stroke
+    (development video 9121). The frame after such a look is detected, however still."""
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    tracker = Tracker()
+    pipeline = Pipeline(
+        recorder, TruthDetector(DrawnSource(scripted().timeline())), tracker, watch_camera=False
+    )
+    still = Frame.from_bgr(0, 0.0, np.full((SIZE, SIZE, 3), 120, np.uint8))
+    striker = Detections(np.array([[40.0, -250.0]]), np.array([CLASS_NAMES.index("striker")]), np.ones(1))
+    tracks = tracker.update(striker, 0, 0.0)  # one look: no track reported yet
+    pipeline._striker_unfollowed = _striker_unfollowed(striker, tracks)
+    pipeline._probe = None
+    pipeline._wanted(still, 1)  # the motion probe's first look
+    assert pipeline._wanted(still, 1)  # at rest, yet looked at again
+    tracks = tracker.update(striker, 1, 1 / 30)  # the second look: the track is reported
+    pipeline._striker_unfollowed = _striker_unfollowed(striker, tracks)
+    assert not pipeline._wanted(still, 1)  # at rest, every third frame again
