@@ -148,6 +148,12 @@ def pocket_centres() -> np.ndarray:
     return np.stack([pocket_centre(p) for p in POCKETS])
 
 
+def pocket_distance_mm(points_mm: np.ndarray) -> np.ndarray:
+    """(N,) distance from each of `points_mm` (N, 2) to the nearest pocket's centre."""
+    points = np.asarray(points_mm, dtype=float).reshape(-1, 2)
+    return np.linalg.norm(points[:, None, :] - pocket_centres()[None, :, :], axis=2).min(axis=1)
+
+
 def nearest_pocket(xy_mm: np.ndarray) -> PocketName:
     distances = np.linalg.norm(pocket_centres() - np.asarray(xy_mm, dtype=float), axis=1)
     return POCKETS[int(np.argmin(distances))]

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from calibration.camera import Calibration
-from calibration.geometry import COIN_RADIUS_MM, all_base_circle_centres, pocket_centres
+from calibration.geometry import COIN_RADIUS_MM, all_base_circle_centres, pocket_distance_mm
 from vision.detect.base import BoardRectifier, BoardView, Picture
 from vision.detect.candidates import MIN_RIM_FRACTION, RADII_MM, Candidates, find_blobs, find_candidates
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
@@ -89,7 +89,7 @@ class ClassicalDetector:
             redness > QUEEN_MIN_REDNESS, QUEEN, np.where(brightness > WHITE_MIN_BRIGHTNESS, WHITE, BLACK)
         )
         classes = np.where(RADII_MM[1] == np.take(RADII_MM, size), STRIKER, classes)
-        near_pocket = np.linalg.norm(xy_mm[:, None] - pocket_centres()[None], axis=2).min(axis=1)
+        near_pocket = pocket_distance_mm(xy_mm)
         # The pockets are dark striker-sized holes.
         keep = (near_print >= PRINTED_CIRCLE_TOLERANCE_MM) & (near_pocket >= POCKET_TOLERANCE_MM)
         score = np.clip(strength, 0.0, 1.0)

@@ -25,7 +25,7 @@ from calibration.geometry import (
     STRIKER_RADIUS_MM,
     base_circle_centres,
     on_playing_surface,
-    pocket_centres,
+    pocket_distance_mm,
 )
 from vision.detect.base import BoardRectifier, BoardView, Picture, ViewBox
 from vision.detect.centres import find_peaks, suppress_close
@@ -48,7 +48,6 @@ MERGE_DISTANCE_MM = COIN_RADIUS_MM
 # and lie there (on the development videos 8 pieces in 20 boards, for seconds); found 1.5 mm
 # off (95th percentile), it would flicker in and out of view at the edge and be taken for
 # pocketed a stroke early. So a piece is taken for falling only this far inside the edge.
-_POCKETS = pocket_centres()
 OVER_HOLE_MM = POCKET_RADIUS_MM - 2.0
 # A base circle is printed the size of a carromman, and on some boards (a cream fill) the
 # network takes the print for a white coin, though never with a real coin's confidence. A
@@ -243,23 +242,24 @@ class OnnxDetector:
             & (score < CENTRE_PRINT_MAX_SCORE)
             & (classes == _WHITE)
         )
-        over_hole = _nearest_mm(faces, _POCKETS) < OVER_HOLE_MM
+        over_hole = pocket_distance_mm(faces) < OVER_HOLE_MM
         unsure_mm = faces[(score < UNSURE_BELOW_SCORE) & ~printed & ~over_hole]
         peaks = score >= self.peak_floor
         if not peaks.any():
             return Within(Detections.empty(), unsure_mm, False)
-        uv, classes, score, faces, printed = (
+        uv, classes, score, faces, printed, over_hole = (
             uv[peaks],
             classes[peaks],
             score[peaks],
             faces[peaks],
             printed[peaks],
+            over_hole[peaks],
         )
         sure = score >= self.min_score
         pale = None
         if not (sure & (classes == _STRIKER)).any():
             coins = faces[sure & ~printed & (classes != _STRIKER)]
-            pale = self._pale_striker(view, heat, uv, classes, score, faces, coins)
+            pale = self._pale_striker(view, heat, uv, classes, score, faces, coins, ~over_hole)
         if pale is not None and not striker_elsewhere:
             classes[pale] = _STRIKER
             sure[pale] = True
@@ -268,7 +268,7 @@ class OnnxDetector:
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
-        on_board = _nearest_mm(bases, _POCKETS) >= OVER_HOLE_MM
+        on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
         return Within(found, unsure_mm, pale is not None)
 
@@ -281,17 +281,19 @@ class OnnxDetector:
         score: np.ndarray,
         faces: np.ndarray,
         coins: np.ndarray,
+        off_holes: np.ndarray,
     ) -> int | None:
         """Index of the peak that is the striker by its size though not by its looks, if any.
         `coins`: where the confident carrommen lie (the candidate itself may be one of them: a
-        pale striker is often taken for a white coin)."""
+        pale striker is often taken for a white coin); `off_holes`: which peaks lie off the
+        pockets' holes."""
         cells = np.clip((uv / self.stride).astype(np.int64), 0, np.array(heat.shape[:0:-1]) - 1)
         striker_heat = heat[_STRIKER, cells[:, 1], cells[:, 0]]
         candidates = np.flatnonzero(
             np.isin(classes, (_WHITE, _STRIKER))
             & (score >= RESCUE_MIN_SCORE)
             & (striker_heat >= RESCUE_MIN_STRIKER_HEAT)
-            & (_nearest_mm(faces, _POCKETS) >= OVER_HOLE_MM)
+            & off_holes
             & on_playing_surface(faces, RESCUE_INSIDE_EDGE_MM)
             & _clear_of(faces, coins, RESCUE_CLEAR_OF_COINS_MM)
         )

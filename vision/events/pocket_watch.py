@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, POCKETS, on_playing_surface, pocket_centres
+from calibration.geometry import (
+    COIN_RADIUS_MM,
+    POCKET_RADIUS_MM,
+    POCKETS,
+    on_playing_surface,
+    pocket_centres,
+    pocket_distance_mm,
+)
 from vision.detections import CLASS_NAMES, Detections
 
 # A struck piece moves at most this fast (a hard break: 4 to 5 m/s; the striker up to 8).
@@ -51,6 +58,7 @@ APPEAR_COST_MM = MATCH_MARGIN_MM
 # flickers off has not flown anywhere.
 FLIGHT_SPEED_MM_S = 300.0
 _NEVER = 1e9  # the cost of a pairing that cannot be
+_CENTRES = pocket_centres()
 
 
 @dataclass(frozen=True)
@@ -120,9 +128,8 @@ class PocketWatch:
             # the piece that dropped) that would be over its hole by now: one further off, its
             # next sighting off the prediction, bounced off a cushion or was given a wild
             # velocity by a wrong match among the break's scattering coins.
-            centres = pocket_centres()
-            over_hole = (_nearest_mm(predicted, centres) <= CAPTURE_MM) & (
-                _nearest_mm(previous.xy_mm[before], centres) <= REAPPEAR_MM
+            over_hole = (pocket_distance_mm(predicted) <= CAPTURE_MM) & (
+                pocket_distance_mm(previous.xy_mm[before]) <= REAPPEAR_MM
             )
             cost[np.arange(nb), nn + np.arange(nb)] = np.where(
                 over_hole, VANISH_INTO_POCKET_COST_MM, reach + APPEAR_COST_MM
@@ -148,7 +155,6 @@ class PocketWatch:
         """A piece of `item` appeared: if it is at a pocket where one of its colour dropped a
         moment ago, that drop is taken back. Not a drop of this very frame: the matching
         weighed the two as one piece and found them two."""
-        centres = pocket_centres()
         for k in range(len(self.drops) - 1, -1, -1):
             drop = self.drops[k]
             if drop.item != item or time_s - drop.time_s > REAPPEAR_S or drop.frame == frame_index:
@@ -156,16 +162,11 @@ class PocketWatch:
             if drop.pocket is None:
                 near = float(np.hypot(xy[0] - drop.xy[0], xy[1] - drop.xy[1])) <= REAPPEAR_MM
             else:
-                centre = centres[POCKETS.index(drop.pocket)]
+                centre = _CENTRES[POCKETS.index(drop.pocket)]
                 near = float(np.hypot(xy[0] - centre[0], xy[1] - centre[1])) <= REAPPEAR_MM
             if near:
                 del self.drops[k]
                 return
-
-
-def _nearest_mm(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """(N,) distance from each of `points` (N, 2) to the nearest of `centres` (M, 2)."""
-    return np.linalg.norm(points[:, None, :] - centres[None, :, :], axis=2).min(axis=1)
 
 
 def _where_they_went(
@@ -177,15 +178,14 @@ def _where_they_went(
     cannot tell)."""
     if not len(xy):
         return []
-    centres = pocket_centres()
     steps = np.linspace(0.0, LOOKAHEAD_FRAMES * dt, 9)
     path = xy[:, None, :] + steps[None, :, None] * velocity[:, None, :]
-    closest = np.linalg.norm(path[:, :, None, :] - centres[None, None, :, :], axis=3).min(axis=1)
+    closest = np.linalg.norm(path[:, :, None, :] - _CENTRES[None, None, :, :], axis=3).min(axis=1)
     k = np.argmin(closest, axis=1)
     rows = np.arange(len(xy))
     # A corner pocket's hole reaches past the surface's edge: a piece seen over it is falling
     # in, not flying over the frame.
-    into = (closest[rows, k] <= CAPTURE_MM) | (np.linalg.norm(xy - centres[k], axis=1) <= MOUTH_MM)
+    into = (closest[rows, k] <= CAPTURE_MM) | (np.linalg.norm(xy - _CENTRES[k], axis=1) <= MOUTH_MM)
     # Past the surface's edge and moving: in the air, over the frame. Lying still out there:
     # not a piece of the game.
     flying = ~on_playing_surface(xy) & (np.hypot(velocity[:, 0], velocity[:, 1]) >= FLIGHT_SPEED_MM_S)
