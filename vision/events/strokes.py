@@ -192,11 +192,21 @@ class _CountsThen:
         # The looks at rest when the caller has detections, else the tracks themselves.
         self._window = None if window.empty else window.snapshot()
         self._pieces = None if self._window is not None else dict(pieces)
-        # Where the striker's track lies (default: in `pieces`): under a dim lamp the striker
-        # at rest can be read as a white coin look after look, its track out of sight, and
-        # counted as a coin it made a white pocketed in that stroke look still on the board
-        # (development video 9110).
-        self._striker_mm = _striker_tracks_mm(pieces) if striker_mm is None else striker_mm
+        # The frame's tracks, not copied: the segmenter replaces its dict every frame, and
+        # lets lost tracks go from it only when closing a stroke, after which no board noted
+        # before is counted.
+        self._tracks = pieces
+        self._given_striker_mm = striker_mm
+
+    @functools.cached_property
+    def _striker_mm(self) -> np.ndarray:
+        """Where the striker's track lies (default: in the tracks): under a dim lamp the
+        striker at rest can be read as a white coin look after look, its track out of sight,
+        and counted as a coin it made a white pocketed in that stroke look still on the board
+        (development video 9110)."""
+        if self._given_striker_mm is not None:
+            return self._given_striker_mm
+        return _striker_tracks_mm(self._tracks)
 
     @functools.cached_property
     def counts(self) -> Counter[str]:
