@@ -125,16 +125,27 @@ def test_the_centre_circle_taken_for_a_coin_is_dropped_but_a_piece_on_it_is_kept
 
 def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_not() -> None:
     # A slow piece can stop with its centre a fraction of a millimetre short of the hole's
-    # edge and lie there; found a millimetre off towards the hole, it must still be found (or
-    # it flickers out of view and the recorder takes it for pocketed). A piece well over the
-    # hole is falling in.
+    # edge and lie there; found up to 4 mm off towards the hole (near a corner, development
+    # video 9131: 3.5 mm), it must still be found, or it drops out of view and the recorder
+    # takes it for pocketed. A piece well over the hole is falling in, and the dark hole
+    # itself, which the network can take for a black coin, is no piece either.
     scene = load_still(30004, layout="sparse", hands=0)
-    near, far = pocket_centre("NE"), pocket_centre("SW")
+    near, far, other = pocket_centre("NE"), pocket_centre("SW"), pocket_centre("NW")
     inward = -near / np.linalg.norm(near)
-    bases = np.array([near + inward * (POCKET_RADIUS_MM - 1.0), far - inward * (POCKET_RADIUS_MM - 8.0)])
+    bases = np.array(
+        [
+            near + inward * (POCKET_RADIUS_MM - 4.0),
+            far - inward * (POCKET_RADIUS_MM - 8.0),
+            other - other / np.linalg.norm(other) * 10.0,
+        ]
+    )
     faces = Viewpoint.of(scene.calibration).base_to_face(bases)
     detector = _ScriptedHeat()
-    detector.wanted = [("black", tuple(faces[0]), 0.9), ("white", tuple(faces[1]), 0.9)]
+    detector.wanted = [
+        ("black", tuple(faces[0]), 0.9),
+        ("white", tuple(faces[1]), 0.9),
+        ("black", tuple(faces[2]), 0.65),
+    ]
     found = detector.detect(scene.image_bgr, scene.calibration)
     assert found.class_names == ["black"]
     assert np.linalg.norm(found.xy_mm[0] - bases[0]) < 2.0
