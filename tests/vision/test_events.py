@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -182,10 +183,12 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     )
     stroke = strokes_of(events)[0]
     assert stroke["pocketed"] == ["white"]
-    assert (
-        stroke["evidence"]["vanished_not_pocketed"] == {"black": 1}
-        or sum(stroke["evidence"]["vanished_not_pocketed"].values()) == 1
-    )
+    # This stroke is the break: a coin gone there without a sighting is taken to have jumped
+    # off (law 65), and so said in the evidence.
+    assert stroke["evidence"]["new_board"] is True
+    unseen = stroke["evidence"]["overboard_unseen"]
+    assert sum(unseen.values()) == 1 and stroke["overboard"] == list(unseen)
+    assert "vanished_not_pocketed" not in stroke["evidence"]
     # A "pocketing" of a coin that still lies on the board at rest is dropped.
     frames = fake_pocketing(oracle_track_frames(one_stroke_board().timeline()), 14, start + 2)
     stroke = strokes_of(record(one_stroke_board(), frames))[0]
@@ -1057,3 +1060,37 @@ def test_a_coin_first_seen_lying_after_the_strike_does_not_prolong_the_stroke() 
     frames = (occluded(f, f.track_id == black) if start - 3 <= f.frame_index < end - 2 else f for f in truth)
     (stroke,) = strokes_of(record(one_stroke_board(), frames))
     assert stroke["evidence"]["frames"][1] == end
+
+
+def test_a_piece_gone_unseen_strokes_ago_confirms_only_a_pocketing_seen_at_the_pocket() -> None:
+    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+
+    def stroke(event: ItemEvent) -> _Stroke:
+        s = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+        s.events = [event]
+        return s
+
+    # A white's track lost 185 mm from the NE pocket and projected into it by the tracker, and
+    # a white seen going in at the pocket's mouth.
+    far = ItemEvent("white", "NE", 900, 30.0, 7, (187.8, 255.1))
+    near = ItemEvent("white", "NE", 900, 30.0, 7, (330.0, 331.0))
+    before, after = Counter(white=6), Counter(white=5)
+    # A white counted gone at this stroke's rest: either is believed.
+    for event in (far, near):
+        kept, _, vanished = _reconcile(stroke(event), before, after, [])
+        assert kept == [event] and not vanished
+    # The white missing at rest is one gone unseen at an earlier stroke (development video
+    # 9125: overboard at the break, never seen going): the projection is not believed, the
+    # pocketing at the mouth is.
+    kept, dropped, vanished = _reconcile(stroke(far), before, after, [], Counter(white=1))
+    assert (kept, dropped, vanished) == ([], [far], {"white": 1})
+    kept, _, vanished = _reconcile(stroke(near), before, after, [], Counter(white=1))
+    assert kept == [near] and not vanished
+    # Nor is a white lost 82 mm from a pocket (9125, strokes after the white went unseen).
+    lost_near = ItemEvent("white", "SE", 2931, 97.7, 9, (318.2, -270.4))
+    kept, _, _ = _reconcile(stroke(lost_near), before, after, [], Counter(white=1))
+    assert kept == []
+    # Another colour's surplus projection is not relabelled to fill it either.
+    black_far = ItemEvent("black", "NE", 900, 30.0, 8, (187.8, 255.1))
+    kept, _, _ = _reconcile(stroke(black_far), before, after, [], Counter(white=1))
+    assert kept == []

@@ -154,6 +154,8 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any], index: int) 
         evidence["dropped_pocket_events"] = [_item_event(e) for e in record.dropped_pocket_events]
     if record.vanished:
         evidence["vanished_not_pocketed"] = dict(record.vanished)
+    if record.unseen_overboard:
+        evidence["overboard_unseen"] = dict(record.unseen_overboard)  # inferred at the break
     if not record.settled:
         evidence["settled"] = False
     return evidence

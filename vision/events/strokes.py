@@ -141,6 +141,8 @@ class StrokeRecord:
     counts_after: dict[str, int]
     dropped_pocket_events: tuple[ItemEvent, ...] = ()
     vanished: dict[str, int] = field(default_factory=dict)  # gone unseen: not pocketed
+    # Gone unseen at the break and taken to have jumped off (law 65), not seen going.
+    unseen_overboard: dict[str, int] = field(default_factory=dict)
     settled: bool = True  # False when the video ended or the time limit closed it
     striker_start_traced: bool = False  # the start traced back from the flight, not seen
     before: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
@@ -159,6 +161,8 @@ class _Stroke:
     seat: str
     snapshot: dict[int, Piece]
     counts_before: Counter[str] = field(default_factory=Counter)
+    # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
+    carried_vanished: Counter[str] = field(default_factory=Counter)
     placing_zone_before: Counter[str] = field(default_factory=Counter)
     confirmed: bool = False
     last_motion_s: float = 0.0
@@ -264,6 +268,8 @@ class StrokeSegmenter:
         self._end_counts: Counter[str] = Counter()
         self._end_zone: Counter[str] = Counter()  # pieces lying where dues go when it ended
         self._end_overboard: Counter[str] = Counter()
+        self._end_vanished: Counter[str] = Counter()  # counted on the board, gone unseen
+        self._end_unseen_overboard: Counter[str] = Counter()  # `_jumped_unseen` at the break
         self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
         # Where the striker lay when the last stroke ended; it must be put somewhere else
         # before it can be struck again.
@@ -820,6 +826,16 @@ class StrokeSegmenter:
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
         stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
+        # A carromman taken to have jumped off unseen at the break that is not seen put back
+        # went into a pocket unseen after all: counted, but gone, as one that vanished.
+        not_back = Counter(
+            {
+                item: self._end_unseen_overboard[item]
+                - max(0, stroke.placing_zone_before[item] - self._end_zone[item])
+                for item in CARROMMEN
+            }
+        )
+        stroke.carried_vanished = (self._end_vanished + not_back) & stroke.counts_before
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
@@ -971,6 +987,23 @@ class StrokeSegmenter:
             self._departed.add(tid)
         stroke.events.sort(key=lambda e: (e.frame, e.time_s))
 
+    def _jumped_unseen(self, stroke: _Stroke, gone: dict[str, int]) -> list[ItemEvent]:
+        """Overboard events for carrommen gone unseen, each where a piece of its colour lay at
+        the strike whose track is lost now (the board's centre if none)."""
+        lost = [
+            p
+            for tid, p in stroke.snapshot.items()
+            if tid not in self.pieces or self.pieces[tid].state == int(TrackState.OCCLUDED)
+        ]
+        out = []
+        for item, n in gone.items():
+            spots = [p.xy for p in lost if p.item == item] + [(0.0, 0.0)] * n
+            out.extend(
+                ItemEvent(item, None, stroke.start_frame, stroke.start_time_s, -1, spots[k], guess=True)
+                for k in range(n)
+            )
+        return out
+
     def _extend_path(self, stroke: _Stroke, piece: Piece, start: Piece | None) -> None:
         path = stroke.paths.get(piece.track_id)
         if path is None:
@@ -1021,7 +1054,16 @@ class StrokeSegmenter:
         ]
         self._pocket_watch.drops.clear()
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
-        kept, dropped, vanished = _reconcile(stroke, before, after, watched)
+        kept, dropped, vanished = _reconcile(stroke, before, after, watched, stroke.carried_vanished)
+        unseen_overboard: dict[str, int] = {}
+        if stroke.new_board and vanished:
+            # At the break a carromman gone without a sighting has most likely jumped off the
+            # board, as the pack bursts (6 of the 8 such coins on the 40 development videos;
+            # the other 2 went into pockets unseen): it is put back in the centre (law 65),
+            # and taken for gone for good it would be a due put back, then "pocketed" at
+            # whatever a later lost track is projected into.
+            kept.extend(self._jumped_unseen(stroke, vanished))
+            unseen_overboard, vanished = vanished, {}
         # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
         # hidden or missed, not gone: it stays on the board until a later look finds it gone.
         after = after + Counter(vanished)
@@ -1076,6 +1118,8 @@ class StrokeSegmenter:
         self._end_counts = after
         self._end_zone = self._placing_zone_counts()
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
+        self._end_vanished = Counter(vanished)
+        self._end_unseen_overboard = Counter(unseen_overboard)
         return StrokeRecord(
             seat=stroke.seat,
             start_frame=stroke.start_frame,
@@ -1091,6 +1135,7 @@ class StrokeSegmenter:
             counts_after=dict(after),
             dropped_pocket_events=tuple(dropped),
             vanished=vanished,
+            unseen_overboard=unseen_overboard,
             settled=settled,
             striker_start_traced=stroke.striker_start_traced,
             before={tid: (p.item, p.xy) for tid, p in stroke.snapshot.items() if p.on_board},
@@ -1105,6 +1150,16 @@ def _at_its_pocket(event: ItemEvent) -> bool:
     if event.pocket is None or not np.all(np.isfinite(event.xy)):
         return True
     return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= POCKET_GUESS_MM
+
+
+def _at_its_mouth(event: ItemEvent) -> bool:
+    """Whether a pocketing was seen at its pocket's mouth, not guessed or projected there
+    from a piece lost further off (or where it was is not known)."""
+    if event.pocket is None or event.guess:
+        return False
+    if not np.all(np.isfinite(event.xy)):
+        return True
+    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= POCKET_CAPTURE_MM
 
 
 def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
@@ -1134,14 +1189,25 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
 
 
 def _reconcile(
-    stroke: _Stroke, before: Counter[str], after: Counter[str], watched: list[ItemEvent]
+    stroke: _Stroke,
+    before: Counter[str],
+    after: Counter[str],
+    watched: list[ItemEvent],
+    carried: Counter[str] | None = None,
 ) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int]]:
     """Which departures of carrommen to believe: as many per colour as the counts at rest
     say are gone. Pocketings first: those the pocket watch saw on the detections themselves
     (their colour is what the detector saw, whatever the tracks did), then the tracker's, then
     pieces lost near a pocket; then, because colours can still be confused while many pieces
     move at once (the break), another colour's surplus pocketing relabelled; and only then
-    overboard: pieces rarely jump off."""
+    overboard: pieces rarely jump off.
+
+    `carried`: of `before`, pieces gone unseen in earlier strokes and still counted (hidden, or
+    missed by the detector, or gone). Their place in the count confirms only a pocketing seen
+    at the pocket's mouth (one the detector lost at the mouth, going in at last): a piece gone
+    long ago made lost tracks projected or guessed into pockets look confirmed (development
+    videos 9125, 9133, 9132, 9102: a coin overboard or pocketed unseen at one stroke
+    "pocketed" 82 to 214 mm from the pocket strokes later)."""
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
@@ -1168,18 +1234,36 @@ def _reconcile(
         # that jumped the frame; its count drop stays on the board until a look finds it gone.
         lost = [e for e in stroke.events if e.item == item and e.pocket is None and not e.guess]
         offs[item] = lost + edge
+    # Of what is needed, what only a pocketing at the pocket may fill; those fill it first.
+    only_near = {item: min(need[item], (carried or Counter())[item]) for item in CARROMMEN}
+
+    def fills(item: str, e: ItemEvent) -> bool:
+        """Whether `e` may stand for one more `item` gone, and if so count it."""
+        near = _at_its_mouth(e)
+        if not need[item] or not (near or need[item] > only_near[item]):
+            return False
+        need[item] -= 1
+        if near and only_near[item]:
+            only_near[item] -= 1
+        return True
+
     kept: list[ItemEvent] = []
     for item in CARROMMEN:
-        take = pockets[item][: need[item]]
-        pockets[item] = pockets[item][len(take) :]
-        kept.extend(take)
-        need[item] -= len(take)
+        left: list[ItemEvent] = []
+        for e in pockets[item]:
+            (kept if fills(item, e) else left).append(e)
+        pockets[item] = left
     for item in CARROMMEN:
         for other in CARROMMEN:
-            while need[item] and other != item and pockets[other] and need[other] == 0:
-                e = pockets[other].pop(0)
-                kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
-                need[item] -= 1
+            if other == item or need[other]:
+                continue
+            left = []
+            for e in pockets[other]:
+                if fills(item, e):
+                    kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
+                else:
+                    left.append(e)
+            pockets[other] = left
     for item in CARROMMEN:
         take = offs[item][: need[item]]
         offs[item] = offs[item][len(take) :]
