@@ -66,3 +66,18 @@ def test_two_coins_of_a_colour_into_one_pocket_a_few_frames_apart_are_two_drops(
         [(WHITE, (-276.5, -275.4))],
     ]
     assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "SW"), ("white", "SW")]
+
+
+def test_a_piece_first_seen_inside_a_holes_edge_drops_nothing_when_it_goes() -> None:
+    # A white runs into the NE pocket; its last look, sinking over the hole, is read as a black
+    # 18 mm from the pocket's centre (the embedded sample's break): one drop, the white's.
+    target = pocket_centre("NE")
+    inward = -target / np.linalg.norm(target)
+    start = target + inward * 280.0
+    run_in = [[(WHITE, tuple(start + (target - start) * k / 8.0))] for k in range(8)]
+    frames = run_in + [[(BLACK, tuple(target + inward * 18.0))]] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "NE")]
+    # A black that crept to the mouth, found there 18 mm from the centre, and then went in.
+    creep = [[(BLACK, tuple(target + inward * (60.0 - 6.0 * k)))] for k in range(8)]
+    frames = creep + [[(BLACK, tuple(target + inward * 18.0))]] * 10 + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NE")]

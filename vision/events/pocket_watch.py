@@ -57,6 +57,12 @@ APPEAR_COST_MM = MATCH_MARGIN_MM
 # detection lying still past the surface's edge (the frame's print, a pocket's rim) that
 # flickers off has not flown anywhere.
 FLIGHT_SPEED_MM_S = 300.0
+# A detection first seen this far inside a pocket's hole edge, not followed in from the board,
+# is a falling piece's last look read as another colour (the break on the embedded sample: a
+# white sinking into a pocket read as a black 18 mm from its centre) or the dark hole itself:
+# when it goes, nothing has dropped. A piece lying at the mouth is found there too, up to 5 mm
+# in (`vision.detect.onnx_detector.OVER_HOLE_MM`), but was followed in as it crept there.
+BORN_IN_HOLE_MM = POCKET_RADIUS_MM - 2.0
 _NEVER = 1e9  # the cost of a pairing that cannot be
 _CENTRES = pocket_centres()
 
@@ -78,26 +84,31 @@ class PocketWatch:
     drops: list[Drop] = field(default_factory=list)
     _previous: Detections | None = None
     _velocity: np.ndarray | None = None  # per previous detection, mm/s (0 when unmatched)
+    _born_in_hole: np.ndarray | None = None  # per previous detection: first seen in a hole
     _previous_time: float = 0.0
 
     def reset(self) -> None:
         self.drops = []
         self._previous = None
         self._velocity = None
+        self._born_in_hole = None
 
     def update(self, frame_index: int, time_s: float, detections: Detections) -> None:
-        previous, velocity = self._previous, self._velocity
+        previous, velocity, born = self._previous, self._velocity, self._born_in_hole
         current_velocity = np.zeros((len(detections), 2))
-        if previous is not None and velocity is not None and time_s > self._previous_time:
+        current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
+        followed = previous is not None and velocity is not None and born is not None
+        if followed and time_s > self._previous_time:
             dt = time_s - self._previous_time
             for class_id in range(len(CLASS_NAMES)):
                 before = np.flatnonzero(previous.class_id == class_id)
                 now = np.flatnonzero(detections.class_id == class_id)
                 self._match_class(
-                    class_id, before, now, previous, velocity, detections, current_velocity, dt,
-                    frame_index, time_s,
+                    class_id, before, now, previous, velocity, born, detections, current_velocity,
+                    current_born, dt, frame_index, time_s,
                 )  # fmt: skip
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
+        self._born_in_hole = current_born
 
     def _match_class(
         self,
@@ -106,8 +117,10 @@ class PocketWatch:
         now: np.ndarray,
         previous: Detections,
         velocity: np.ndarray,
+        born: np.ndarray,
         detections: Detections,
         current_velocity: np.ndarray,
+        current_born: np.ndarray,
         dt: float,
         frame_index: int,
         time_s: float,
@@ -143,7 +156,8 @@ class PocketWatch:
                 matched_now.add(int(c))
                 i, j = before[r], now[c]
                 current_velocity[j] = (detections.xy_mm[j] - previous.xy_mm[i]) / dt
-        gone = before[[r for r in range(len(before)) if r not in matched_before]]
+                current_born[j] = born[i]
+        gone = before[[r for r in range(len(before)) if r not in matched_before and not born[before[r]]]]
         for went in _where_they_went(previous.xy_mm[gone], velocity[gone], dt):
             if went is not None:
                 self.drops.append(Drop(item, went[0], frame_index, time_s, went[1]))
