@@ -409,19 +409,24 @@ def soft_north_stroke() -> ScriptedMatch:
     return match
 
 
-def test_a_dim_striker_glimpsed_in_flight_every_few_frames_is_traced_back_to_its_base_line() -> None:
-    board = soft_north_stroke
-
-    clean = strokes_of(record(board()))
+def glimpsed_soft_north_stroke(first_off_mm: float = 0.0) -> tuple[list[dict], list[dict]]:
+    """The strokes of `soft_north_stroke` as recorded cleanly, and with North's striker unseen
+    while carried and aimed, then seen 3 frames into its run and in one look of two from there
+    on (development video 9102: two to seven frames apart), the first look `first_off_mm`
+    off its true place."""
+    clean = strokes_of(record(soft_north_stroke()))
     _, last = clean[0]["evidence"]["frames"]
     first, _ = clean[-1]["evidence"]["frames"]
-    # Unseen while carried and aimed; then seen a few frames into its run, and only in one
-    # look of two from there on (development video 9102: two to seven frames apart). The first look, its speed
-    # measured across the gap, is no rest: it is already flying.
     frames = striker_glimpsed_from(
-        striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, first + 2), first + 3, 2
-    )
-    strokes = strokes_of(record(board(), frames))
+        striker_occluded_between(oracle_track_frames(soft_north_stroke().timeline()), last + 1, first + 2),
+        first + 3, 2, first_off_mm=first_off_mm,
+    )  # fmt: skip
+    return clean, strokes_of(record(soft_north_stroke(), frames))
+
+
+def test_a_dim_striker_glimpsed_in_flight_every_few_frames_is_traced_back_to_its_base_line() -> None:
+    # The first look, its speed measured across the gap, is no rest: it is already flying.
+    clean, strokes = glimpsed_soft_north_stroke()
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
     assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 40.0
@@ -429,20 +434,10 @@ def test_a_dim_striker_glimpsed_in_flight_every_few_frames_is_traced_back_to_its
 
 
 def test_a_striker_found_lying_off_the_line_it_then_flies_on_is_no_glimpse_of_a_flight() -> None:
-    board = soft_north_stroke
-
-    clean = strokes_of(record(board()))
-    _, last = clean[0]["evidence"]["frames"]
-    first, _ = clean[-1]["evidence"]["frames"]
-    # As the glimpses above, but the first look finds it 120 mm off the line it flies on after:
-    # a striker found lying somewhere (a hand then carries it, or the track jumps to a false
-    # one) is a rest, and what flies off a moment later does not start from it
-    # (development video 9132).
-    frames = striker_glimpsed_from(
-        striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, first + 2),
-        first + 3, 2, first_off_mm=120.0,
-    )  # fmt: skip
-    strokes = strokes_of(record(board(), frames))
+    # The first look finds it 120 mm off the line it flies on after: a striker found lying
+    # somewhere (a hand then carries it, or the track jumps to a false one) is a rest, and
+    # what flies off a moment later does not start from it (development video 9132).
+    _, strokes = glimpsed_soft_north_stroke(first_off_mm=120.0)
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
 
 
