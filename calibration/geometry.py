@@ -148,10 +148,13 @@ def pocket_centres() -> np.ndarray:
     return np.stack([pocket_centre(p) for p in POCKETS])
 
 
+_POCKET_CENTRES_MM = pocket_centres()  # for the per-frame distance below, built once
+
+
 def pocket_distance_mm(points_mm: np.ndarray) -> np.ndarray:
     """(N,) distance from each of `points_mm` (N, 2) to the nearest pocket's centre."""
     points = np.asarray(points_mm, dtype=float).reshape(-1, 2)
-    return np.linalg.norm(points[:, None, :] - pocket_centres()[None, :, :], axis=2).min(axis=1)
+    return np.linalg.norm(points[:, None, :] - _POCKET_CENTRES_MM[None, :, :], axis=2).min(axis=1)
 
 
 def nearest_pocket(xy_mm: np.ndarray) -> PocketName:

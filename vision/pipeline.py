@@ -34,7 +34,7 @@ from vision.detections import CLASS_NAMES, Detections
 from vision.errors import VisionError
 from vision.events import MatchRecorder, StrokeRecord
 from vision.io import Frame, FrameSource
-from vision.tracks import TrackState
+from vision.tracks import TrackFrame, TrackState
 
 _STRIKER = CLASS_NAMES.index("striker")
 
@@ -317,12 +317,12 @@ class Pipeline:
         self.progress.flush()
 
 
-def _striker_unfollowed(detections: Detections, tracks: Any) -> bool:
+def _striker_unfollowed(detections: Detections, tracks: TrackFrame) -> bool:
     """Whether `detections` hold a striker while no striker track is seen in `tracks`."""
     if not np.any(detections.class_id == _STRIKER):
         return False
-    seen = np.isin(np.asarray(tracks.state), (int(TrackState.AT_REST), int(TrackState.MOVING)))
-    return not bool(np.any(seen & (np.asarray(tracks.class_id) == _STRIKER)))
+    seen = np.isin(tracks.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
+    return not bool(np.any(seen & (tracks.class_id == _STRIKER)))
 
 
 def stderr_progress() -> TextIO:

@@ -352,9 +352,8 @@ class StrokeSegmenter:
         gone = self._read(frame)
         for piece in self.pieces.values():
             if piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
-                last = self._last_visible_piece.get(piece.track_id)
-                if piece.item == "striker" and last is not None:
-                    self._striker_seen_before[piece.track_id] = last
+                if piece.item == "striker" and piece.track_id in self._last_visible_piece:
+                    self._striker_seen_before[piece.track_id] = self._last_visible_piece[piece.track_id]
                 self._last_visible_piece[piece.track_id] = piece
         if self._stroke is None:
             # Departures between strokes are kept a moment: a strike the detector never saw
@@ -528,12 +527,7 @@ class StrokeSegmenter:
             earlier = self._striker_seen_before.get(striker.track_id)
             if earlier is not None and frame.time_s - earlier.time_s <= cfg.strike_blur_s:
                 before = earlier
-        if (
-            before is None
-            or before.item != "striker"
-            or before.state != int(TrackState.MOVING)
-            or before.speed_mm_s < cfg.strike_speed_mm_s
-        ):
+        if before is None or before.item != "striker" or not self._at_strike_speed(before):
             return False
         velocity = np.asarray(striker.velocity, dtype=float)
         if (
@@ -544,12 +538,12 @@ class StrokeSegmenter:
             return False  # a rest lately: the ordinary tests apply
         for back_s in TRACE_BACK_STEPS_S:
             xy = before.position - velocity * back_s
-            if self._struck_from_xy(xy) is not None:
+            seat = self._struck_from_xy(xy)
+            if seat is not None:
                 break
         else:
             return False
-        seat = self._struck_from_xy(xy)
-        if seat is not None and self._on_base_band(seat, striker.position):
+        if self._on_base_band(seat, striker.position):
             # Still on the base lines it would have left: slid along them under a hand into
             # place (development video 9102), as the striker's own strike test asks
             # (`_confirm_or_cancel`).
@@ -576,12 +570,7 @@ class StrokeSegmenter:
         striker and a false striker it jumps to make no such line."""
         if not rest.after_gap or self._struck_from(rest) is not None:
             return False
-        back = np.asarray(rest.xy - before.position, dtype=float)
-        speed = float(np.linalg.norm(velocity))
-        if speed <= 0.0 or float(np.dot(back, velocity)) >= 0.0:
-            return False
-        off_line = abs(float(velocity[0] * back[1] - velocity[1] * back[0])) / speed
-        return off_line <= STRANGER_LINE_MM
+        return _flying_away_from(rest.xy, before.position, velocity)
 
     def _unseen_strike(self, striker: Piece, rest: _Rest, frame: TrackFrame) -> bool:
         """A striker seen again far from where it rested on a base line, after a short while
@@ -674,12 +663,8 @@ class StrokeSegmenter:
                 or p.speed_mm_s < STRANGER_SPEED_MM_S
             ):
                 continue
-            away = np.asarray(p.position - rest.xy, dtype=float)
-            velocity = np.asarray(p.velocity, dtype=float)
             # Its line of flight passes the striker's spot, and it is heading away from it.
-            cross = velocity[0] * away[1] - velocity[1] * away[0]
-            off_line = abs(float(cross)) / max(float(np.linalg.norm(velocity)), 1e-9)
-            if float(np.dot(away, velocity)) > 0.0 and off_line <= STRANGER_LINE_MM:
+            if _flying_away_from(rest.xy, p.position, p.velocity):
                 self._start_from_rest(rest, rest.track_id, frame, moved=False)
                 return True
         return False
@@ -717,11 +702,11 @@ class StrokeSegmenter:
         coin that darts for a look (development video 9125: the striker, seen again where it
         was aimed from a look later, had not moved)."""
         before = self._previous.get(track_id)
-        return (
-            before is not None
-            and before.state == int(TrackState.MOVING)
-            and before.speed_mm_s >= self.config.strike_speed_mm_s
-        )
+        return before is not None and self._at_strike_speed(before)
+
+    def _at_strike_speed(self, piece: Piece) -> bool:
+        """Whether the piece was seen moving as fast as a strike sends one."""
+        return piece.state == int(TrackState.MOVING) and piece.speed_mm_s >= self.config.strike_speed_mm_s
 
     def _unseen_before_s(self, piece: Piece) -> float:
         """How long the striker's track went unseen before this sighting (a new track's first:
@@ -817,24 +802,16 @@ class StrokeSegmenter:
         # striking hand lies over the board at the strike) for gone, and a hand held still for
         # a piece.
         returned = self._end_overboard
-        put_back = Counter(
-            {
-                item: max(0, stroke.placing_zone_before[item] - self._end_zone[item] - returned[item])
-                for item in CARROMMEN
-            }
+        grown = Counter(
+            {item: max(0, stroke.placing_zone_before[item] - self._end_zone[item]) for item in CARROMMEN}
         )
+        put_back = Counter({item: max(0, grown[item] - returned[item]) for item in CARROMMEN})
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
         stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
         # A carromman taken to have jumped off unseen at the break that is not seen put back
         # went into a pocket unseen after all: counted, but gone, as one that vanished.
-        not_back = Counter(
-            {
-                item: self._end_unseen_overboard[item]
-                - max(0, stroke.placing_zone_before[item] - self._end_zone[item])
-                for item in CARROMMEN
-            }
-        )
+        not_back = self._end_unseen_overboard - grown
         stroke.carried_vanished = (self._end_vanished + not_back) & stroke.counts_before
         items: list[str] = []
         positions: list[tuple[float, float]] = []
@@ -1144,22 +1121,37 @@ class StrokeSegmenter:
         )
 
 
+def _seen_within(event: ItemEvent, distance_mm: float) -> bool:
+    """Whether a pocketing was last seen within `distance_mm` of its pocket's centre (or where
+    it was is not known: a tracker without positions for pieces gone)."""
+    assert event.pocket is not None
+    if not np.all(np.isfinite(event.xy)):
+        return True
+    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= distance_mm
+
+
 def _at_its_pocket(event: ItemEvent) -> bool:
     """Whether a departure was last seen near the pocket it is given (or went off the board;
-    or where it was is not known: a tracker without positions for pieces gone)."""
-    if event.pocket is None or not np.all(np.isfinite(event.xy)):
-        return True
-    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= POCKET_GUESS_MM
+    or where it was is not known)."""
+    return event.pocket is None or _seen_within(event, POCKET_GUESS_MM)
 
 
 def _at_its_mouth(event: ItemEvent) -> bool:
     """Whether a pocketing was seen at its pocket's mouth, not guessed or projected there
     from a piece lost further off (or where it was is not known)."""
-    if event.pocket is None or event.guess:
+    return event.pocket is not None and not event.guess and _seen_within(event, POCKET_CAPTURE_MM)
+
+
+def _flying_away_from(
+    spot: np.ndarray, xy: tuple[float, float] | np.ndarray, velocity: tuple[float, float]
+) -> bool:
+    """Whether a piece at `xy` moving at `velocity` is heading away from `spot` on a line that
+    passes within `STRANGER_LINE_MM` of it."""
+    away = np.asarray(xy, dtype=float) - np.asarray(spot, dtype=float)
+    v = np.asarray(velocity, dtype=float)
+    if float(np.dot(away, v)) <= 0.0:
         return False
-    if not np.all(np.isfinite(event.xy)):
-        return True
-    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= POCKET_CAPTURE_MM
+    return abs(float(v[0] * away[1] - v[1] * away[0])) / float(np.linalg.norm(v)) <= STRANGER_LINE_MM
 
 
 def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
