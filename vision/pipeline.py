@@ -266,7 +266,10 @@ class Pipeline:
             detections = self.detector.detect(frame, calibration)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
             self._striker_unfollowed = _striker_unfollowed(detections, tracks)
-            events = self.recorder.update(tracks, detections)
+            # Pieces seen over a pocket's hole are not tracked (they are falling in), but tell
+            # the recorder where one went that was never seen on its way.
+            over_holes = getattr(self.detector, "over_holes", None)
+            events = self.recorder.update(tracks, detections, over_holes)
             self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
                 self.review.rest_image(frame, calibration)

@@ -57,16 +57,23 @@ def test_over_a_video_the_changed_part_finds_what_the_whole_board_finds(detector
 class _Scripted:
     """A box detector whose answers are scripted, recording the boxes it was asked about."""
 
-    def __init__(self, found: Detections, unsure_mm: np.ndarray, pale_striker: bool = False) -> None:
+    def __init__(
+        self,
+        found: Detections,
+        unsure_mm: np.ndarray,
+        pale_striker: bool = False,
+        over_holes: Detections | None = None,
+    ) -> None:
         self.rectifier = BoardRectifier(0.5, 384.0)
         self.min_score = 0.4
         self.box_alignment_px = 16
         self.found, self.unsure_mm, self.pale_striker = found, unsure_mm, pale_striker
+        self.over_holes = over_holes if over_holes is not None else Detections.empty()
         self.boxes: list[object] = []
 
     def detect_within(self, image, calibration, box=None, striker_elsewhere=False) -> Within:
         self.boxes.append(box)
-        return Within(self.found, self.unsure_mm, self.pale_striker)
+        return Within(self.found, self.unsure_mm, self.pale_striker, self.over_holes)
 
 
 def _works(changed: ChangedPartDetector, frames: list[Frame], calibration: Calibration) -> list[str]:
@@ -142,3 +149,25 @@ def test_a_part_that_changed_is_looked_at_until_it_has_settled() -> None:
     assert works[:3] == ["full", "none", "none"]
     assert works[3:10] == ["part"] * 7  # the change, then 0.2 s at 30 fps
     assert set(works[10:]) == {"none"}
+
+
+def test_pieces_over_the_holes_are_reported_only_where_the_network_looked_this_frame() -> None:
+    """A piece seen over a pocket's hole is falling in: news only in the frame that saw it.
+    Where the network did not look again, nothing is reported there."""
+    import cv2
+
+    from calibration.geometry import pocket_centre
+
+    scene = load_still(30002, hands=0)
+    moved = scene.image_bgr.copy()
+    centre = scene.calibration.board_to_image(np.array([[100.0, 50.0]]))[0]
+    cv2.circle(moved, tuple(int(v) for v in centre), 12, (250, 250, 250), -1)
+    frames = [Frame.from_bgr(i, i / 30.0, p) for i, p in enumerate([scene.image_bgr] * 2 + [moved])]
+    falling = Detections(pocket_centre("NE")[None], np.array([0]), np.array([0.8], np.float32))
+    changed = ChangedPartDetector(_Scripted(Detections.empty(), np.empty((0, 2)), over_holes=falling))  # type: ignore[arg-type]
+    reported = []
+    for frame in frames:
+        changed.detect(frame, scene.calibration)
+        reported.append((changed.last_work, len(changed.over_holes)))
+    # The whole board: seen; nothing looked at: nothing; a part far from the pocket: nothing.
+    assert reported == [("full", 1), ("none", 0), ("part", 0)]

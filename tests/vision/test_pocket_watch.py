@@ -81,3 +81,13 @@ def test_a_piece_first_seen_inside_a_holes_edge_drops_nothing_when_it_goes() -> 
     creep = [[(BLACK, tuple(target + inward * (60.0 - 6.0 * k)))] for k in range(8)]
     frames = creep + [[(BLACK, tuple(target + inward * 18.0))]] * 10 + [[]] * 3
     assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NE")]
+
+
+def test_a_white_seen_falling_over_a_hole_is_noted_once_per_fall() -> None:
+    hole = pocket_centre("NE") + np.array([-3.0, 2.0])
+    watch = PocketWatch()
+    white_in_hole = Detections(hole[None], np.array([WHITE]), np.array([0.85]))
+    for frame in (10, 11, 12, 13, 100, 101):  # one falls, and a second one three seconds on
+        watch.saw_in_holes(frame, frame / FPS, white_in_hole)
+    noted = [(d.item, d.pocket, d.frame) for d in watch.in_holes]
+    assert noted == [("white", "NE", 10), ("white", "NE", 100)]

@@ -77,6 +77,9 @@ class ChangedPartDetector:
     full_above_fraction: float = 0.75  # of the view's area
     # What the last frame cost: "full", "part" or "none"; and how many frames cost each.
     last_work: str = field(default="", init=False)
+    # What the network saw over the pockets' holes in the parts it looked at this frame
+    # (`Within.over_holes`): nothing where it did not look (a falling piece changes the picture).
+    over_holes: Detections = field(default_factory=Detections.empty, init=False)
     work_counts: dict[str, int] = field(default_factory=dict, init=False)
     _key: bytes | None = field(default=None, init=False, repr=False)
     _probe_maps: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
@@ -87,9 +90,12 @@ class ChangedPartDetector:
     _changed_at_s: np.ndarray | None = field(default=None, init=False, repr=False)  # per tile
 
     def detect(self, image: Picture, calibration: Calibration) -> Detections:
+        self.over_holes = Detections.empty()
         if not isinstance(image, Frame) or self.detector.box_alignment_px is None:
             self._did("full")
-            return self.detector.detect_within(image, calibration).found
+            within = self.detector.detect_within(image, calibration)
+            self.over_holes = within.over_holes
+            return within.found
         rectifier = self.detector.rectifier
         key = BoardRectifier.calibration_key(calibration)
         if key != self._key or self._probe_maps is None:
@@ -129,16 +135,18 @@ class ChangedPartDetector:
             return self._full(image, calibration, probe)
         unsure_kept = np.ones(len(self._unsure_mm), dtype=bool)
         unsure_px = to_pixels(self._unsure_mm)
-        found, unsure = [kept], []
+        found, unsure, over_holes = [kept], [], []
         cells_per_px = 1.0 / (rectifier.px_per_mm * self.probe_mm)
         for (low, high), part in zip(interiors, parts, strict=True):
             found.append(part.found[_within(to_pixels(part.found.xy_mm), low, high)])
+            over_holes.append(part.over_holes[_within(to_pixels(part.over_holes.xy_mm), low, high)])
             unsure.append(part.unsure_mm[_within(to_pixels(part.unsure_mm), low, high)])
             unsure_kept &= ~_within(unsure_px, low, high)
             col0, row0 = (low * cells_per_px).astype(int)
             col1, row1 = (high * cells_per_px).astype(int)
             self._reference[row0:row1, col0:col1] = probe[row0:row1, col0:col1]
         self._last = Detections.merge(found)
+        self.over_holes = Detections.merge(over_holes)
         self._unsure_mm = np.concatenate([self._unsure_mm[unsure_kept], *unsure])
         self._did("part")
         return self._last
@@ -176,7 +184,7 @@ class ChangedPartDetector:
 
     def _full(self, image: Frame, calibration: Calibration, probe: np.ndarray) -> Detections:
         within = self.detector.detect_within(image, calibration)
-        self._last, self._unsure_mm = within.found, within.unsure_mm
+        self._last, self._unsure_mm, self.over_holes = within.found, within.unsure_mm, within.over_holes
         self._reference = probe.astype(np.int16)
         if self._changed_at_s is None:
             self._changed_at_s = np.full((self._tiles_per_side(),) * 2, -np.inf)

@@ -136,12 +136,14 @@ def _rimless(view: BoardView, faces: np.ndarray, classes: np.ndarray, score: np.
 
 class Within(NamedTuple):
     """What `OnnxDetector.detect_within` found: the pieces, the faces (board mm) of the peaks
-    it was unsure of (pieces or not), and whether a pale striker was there to be found (taken
-    only when no striker was found elsewhere)."""
+    it was unsure of (pieces or not), whether a pale striker was there to be found (taken
+    only when no striker was found elsewhere), and the pieces seen over a pocket's hole
+    (falling in, or the dark hole itself read as a black coin: not among `found`)."""
 
     found: Detections
     unsure_mm: np.ndarray
     pale_striker: bool
+    over_holes: Detections
 
 
 class ModelError(VisionError):
@@ -193,6 +195,8 @@ class OnnxDetector:
             int(meta["coarsest_stride_px"]) if free_size and "coarsest_stride_px" in meta else None
         )
         self._viewpoint: tuple[bytes, Viewpoint] | None = None
+        # What the last `detect` saw over the pockets' holes (`Within.over_holes`).
+        self.over_holes = Detections.empty()
 
     def heat_maps(self, view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(C, G, G) class heat and (2, G, G) offsets for one rectified view."""
@@ -218,7 +222,9 @@ class OnnxDetector:
         return min(self.min_score, RESCUE_MIN_SCORE)
 
     def detect(self, image: Picture, calibration: Calibration) -> Detections:
-        return self.detect_within(image, calibration).found
+        within = self.detect_within(image, calibration)
+        self.over_holes = within.over_holes
+        return within.found
 
     def detect_within(
         self,
@@ -249,7 +255,7 @@ class OnnxDetector:
         unsure_mm = faces[(score < UNSURE_BELOW_SCORE) & ~printed & ~over_hole]
         peaks = score >= self.peak_floor
         if not peaks.any():
-            return Within(Detections.empty(), unsure_mm, False)
+            return Within(Detections.empty(), unsure_mm, False, Detections.empty())
         uv, classes, score, faces, printed, over_hole = (
             uv[peaks],
             classes[peaks],
@@ -273,7 +279,8 @@ class OnnxDetector:
         bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
         on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
-        return Within(found, unsure_mm, pale is not None)
+        over_holes = Detections(bases[~on_board], classes[kept][~on_board], score[kept][~on_board])
+        return Within(found, unsure_mm, pale is not None, over_holes)
 
     def _pale_striker(
         self,

@@ -50,10 +50,13 @@ class MatchRecorder:
         self.writer.set_header(rules=rules, event=self.seating.event)
         self._fix_header()
 
-    def update(self, frame: TrackFrame, detections: Detections | None = None) -> list[dict[str, Any]]:
+    def update(
+        self, frame: TrackFrame, detections: Detections | None = None, over_holes: Detections | None = None
+    ) -> list[dict[str, Any]]:
         """Events that became known with this frame. Pass the frame's detections when there
-        are any: counts at rest are then taken from them."""
-        return self._emit(self.segmenter.update(frame, detections))
+        are any: counts at rest are then taken from them; and what the detector saw over the
+        pockets' holes, when it reports that."""
+        return self._emit(self.segmenter.update(frame, detections, over_holes))
 
     def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:
         return self._emit(list(self.segmenter.finish(frame_index, time_s)))

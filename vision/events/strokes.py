@@ -339,15 +339,18 @@ class StrokeSegmenter:
 
     # ------------------------------------------------------------------ per frame
     def update(
-        self, frame: TrackFrame, detections: Detections | None = None
+        self, frame: TrackFrame, detections: Detections | None = None, over_holes: Detections | None = None
     ) -> list[PlacementRecord | StrokeRecord]:
         """`detections`: the frame's detections, when the caller has them. Counts at rest then
         come from them (plus pieces believed hidden), not from the tracks' colours, which lag
-        behind when tracks swap pieces; and pocketings are watched on them without identities."""
+        behind when tracks swap pieces; and pocketings are watched on them without identities.
+        `over_holes`: pieces the detector saw over a pocket's hole, falling in."""
         self.frames_seen += 1
         if detections is not None:
             self._pocket_watch.update(frame.frame_index, frame.time_s, detections)
             self._rest_counter.add(detections)
+        if over_holes is not None:
+            self._pocket_watch.saw_in_holes(frame.frame_index, frame.time_s, over_holes)
         self._previous = self.pieces
         gone = self._read(frame)
         for piece in self.pieces.values():
@@ -1029,9 +1032,17 @@ class StrokeSegmenter:
             for d in self._pocket_watch.drops
             if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
         ]
+        in_holes = [
+            ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy)
+            for d in self._pocket_watch.in_holes
+            if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
+        ]
         self._pocket_watch.drops.clear()
+        self._pocket_watch.in_holes.clear()
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
-        kept, dropped, vanished = _reconcile(stroke, before, after, watched, stroke.carried_vanished)
+        kept, dropped, vanished = _reconcile(
+            stroke, before, after, watched, stroke.carried_vanished, in_holes
+        )
         unseen_overboard: dict[str, int] = {}
         if stroke.new_board and vanished:
             # At the break a carromman gone without a sighting has most likely jumped off the
@@ -1186,6 +1197,7 @@ def _reconcile(
     after: Counter[str],
     watched: list[ItemEvent],
     carried: Counter[str] | None = None,
+    in_holes: list[ItemEvent] | None = None,
 ) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int]]:
     """Which departures of carrommen to believe: as many per colour as the counts at rest
     say are gone. Pocketings first: those the pocket watch saw on the detections themselves
@@ -1199,8 +1211,22 @@ def _reconcile(
     at the pocket's mouth (one the detector lost at the mouth, going in at last): a piece gone
     long ago made lost tracks projected or guessed into pockets look confirmed (development
     videos 9125, 9133, 9132, 9102: a coin overboard or pocketed unseen at one stroke
-    "pocketed" 82 to 214 mm from the pocket strokes later)."""
+    "pocketed" 82 to 214 mm from the pocket strokes later).
+
+    `in_holes`: pieces the detector saw over a pocket's hole, falling in. Such a sighting
+    ranks with the watch's own (before the tracker's: a track swapped at the break carries
+    another colour's piece into a pocket, development videos 9107 and 9127), one of the same
+    colour at that pocket about then being the same piece."""
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
+    # The striker falling into a pocket is seen over the hole as a white coin as often as not:
+    # a white sighting where the striker went in about then is the striker (development video
+    # 9128: taken for a white, it stood for the white that went into another pocket).
+    strikers_in = [e for e in (*watched, *stroke.events) if e.item == "striker" and e.pocket is not None]
+    in_holes = [
+        h
+        for h in in_holes or []
+        if not any(s.pocket == h.pocket and abs(s.time_s - h.time_s) <= REAPPEAR_S for s in strikers_in)
+    ]
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
     for item in CARROMMEN:
@@ -1217,7 +1243,8 @@ def _reconcile(
             and not e.guess
             and not any(abs(e.time_s - x.time_s) <= SAME_DEPARTURE_S for x in edge)
         ]
-        own = sorted(seen + _unmatched(tracked, seen, item), key=lambda e: e.frame)
+        sighted = seen + _unmatched([e for e in in_holes if e.item == item], seen, item)
+        own = sorted(sighted + _unmatched(tracked, sighted, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
         # Overboard only when a piece was seen going: over the surface's edge, or by the
@@ -1251,7 +1278,9 @@ def _reconcile(
                 continue
             left = []
             for e in pockets[other]:
-                if fills(item, e):
+                # A coin seen in a hole is the colour seen: only confusions on the move are
+                # mended so.
+                if e not in in_holes and fills(item, e):
                     kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
                 else:
                     left.append(e)
@@ -1261,7 +1290,11 @@ def _reconcile(
         offs[item] = offs[item][len(take) :]
         kept.extend(take)
         need[item] -= len(take)
-    dropped = [e for item in CARROMMEN for e in (*pockets[item], *offs[item]) if e.track_id >= 0]
+    # What was seen and not believed: the tracker's departures, and pieces seen falling (one
+    # may be the striker, read as a coin all the way: `StrokeSegmenter._close`).
+    dropped = [
+        e for item in CARROMMEN for e in (*pockets[item], *offs[item]) if e.track_id >= 0 or e in in_holes
+    ]
     vanished = {item: n for item, n in need.items() if n > 0}
     return kept, dropped, vanished
 
