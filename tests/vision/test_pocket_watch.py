@@ -91,3 +91,11 @@ def test_a_white_seen_falling_over_a_hole_is_noted_once_per_fall() -> None:
         watch.saw_in_holes(frame, frame / FPS, white_in_hole)
     noted = [(d.item, d.pocket, d.frame) for d in watch.in_holes]
     assert noted == [("white", "NE", 10), ("white", "NE", 100)]
+
+
+def test_a_white_sinking_out_of_sight_is_taken_down_to_a_fainter_score() -> None:
+    hole = pocket_centre("SW") + np.array([3.0, 4.0])
+    watch = PocketWatch()
+    for frame, score in ((20, 0.33), (60, 0.25)):  # two looks far apart: two pieces, if taken
+        watch.saw_in_holes(frame, frame / FPS, Detections(hole[None], np.array([WHITE]), np.array([score])))
+    assert [d.frame for d in watch.in_holes] == [20]

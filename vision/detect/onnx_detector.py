@@ -138,7 +138,8 @@ class Within(NamedTuple):
     """What `OnnxDetector.detect_within` found: the pieces, the faces (board mm) of the peaks
     it was unsure of (pieces or not), whether a pale striker was there to be found (taken
     only when no striker was found elsewhere), and the pieces seen over a pocket's hole
-    (falling in, or the dark hole itself read as a black coin: not among `found`)."""
+    (falling in, or the dark hole itself read as a black coin: not among `found`), down to
+    the faint peaks the detector reads off (`OnnxDetector.peak_floor`)."""
 
     found: Detections
     unsure_mm: np.ndarray
@@ -276,10 +277,17 @@ class OnnxDetector:
         kept = real[suppress_close(faces[real], MERGE_DISTANCE_MM)]
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
-        bases = self._viewpoint_of(calibration).face_to_base(faces[kept])
+        viewpoint = self._viewpoint_of(calibration)
+        bases = viewpoint.face_to_base(faces[kept])
         on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
-        over_holes = Detections(bases[~on_board], classes[kept][~on_board], score[kept][~on_board])
+        # Over the holes the fainter peaks are reported too, for the caller to weigh: a coin
+        # sinking into the dark scores lower with every frame.
+        seen = np.flatnonzero(~printed)
+        seen = seen[suppress_close(faces[seen], MERGE_DISTANCE_MM)]
+        seen_bases = viewpoint.face_to_base(faces[seen])
+        falling = pocket_distance_mm(seen_bases) < OVER_HOLE_MM
+        over_holes = Detections(seen_bases[falling], classes[seen][falling], score[seen][falling])
         return Within(found, unsure_mm, pale is not None, over_holes)
 
     def _pale_striker(
