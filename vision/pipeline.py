@@ -34,6 +34,7 @@ from vision.detections import CLASS_NAMES, Detections
 from vision.errors import VisionError
 from vision.events import MatchRecorder, StrokeRecord
 from vision.io import Frame, FrameSource
+from vision.track.faint import continued
 from vision.tracks import TrackFrame, TrackState
 
 _STRIKER = CLASS_NAMES.index("striker")
@@ -168,6 +169,7 @@ class Pipeline:
         self._monitor: MonitorLike | None = None
         self._probe: np.ndarray | None = None
         self._striker_unfollowed = False  # the last look saw a striker no track follows yet
+        self._followed: TrackFrame | None = None  # the tracks after the last look
 
     # ------------------------------------------------------------------ calibration
     def _try_calibrate(self, frame: Frame, status: RecordingStatus) -> bool:
@@ -264,7 +266,11 @@ class Pipeline:
             if calibration is None:  # the first calibration failed on this frame
                 continue
             detections = self.detector.detect(frame, calibration)
+            faint = getattr(self.detector, "faint", None)
+            if faint is not None:
+                detections = continued(detections, faint, self._followed, frame.time_s)
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
+            self._followed = tracks if isinstance(tracks, TrackFrame) else None
             self._striker_unfollowed = _striker_unfollowed(detections, tracks)
             # Pieces seen over a pocket's hole are not tracked (they are falling in), but tell
             # the recorder where one went that was never seen on its way.

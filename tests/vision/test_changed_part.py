@@ -63,17 +63,19 @@ class _Scripted:
         unsure_mm: np.ndarray,
         pale_striker: bool = False,
         over_holes: Detections | None = None,
+        faint: Detections | None = None,
     ) -> None:
         self.rectifier = BoardRectifier(0.5, 384.0)
         self.min_score = 0.4
         self.box_alignment_px = 16
         self.found, self.unsure_mm, self.pale_striker = found, unsure_mm, pale_striker
         self.over_holes = over_holes if over_holes is not None else Detections.empty()
+        self.faint = faint if faint is not None else Detections.empty()
         self.boxes: list[object] = []
 
     def detect_within(self, image, calibration, box=None, striker_elsewhere=False) -> Within:
         self.boxes.append(box)
-        return Within(self.found, self.unsure_mm, self.pale_striker, self.over_holes)
+        return Within(self.found, self.unsure_mm, self.pale_striker, self.over_holes, self.faint)
 
 
 def _works(changed: ChangedPartDetector, frames: list[Frame], calibration: Calibration) -> list[str]:
@@ -164,10 +166,15 @@ def test_pieces_over_the_holes_are_reported_only_where_the_network_looked_this_f
     cv2.circle(moved, tuple(int(v) for v in centre), 12, (250, 250, 250), -1)
     frames = [Frame.from_bgr(i, i / 30.0, p) for i, p in enumerate([scene.image_bgr] * 2 + [moved])]
     falling = Detections(pocket_centre("NE")[None], np.array([0]), np.array([0.8], np.float32))
-    changed = ChangedPartDetector(_Scripted(Detections.empty(), np.empty((0, 2)), over_holes=falling))  # type: ignore[arg-type]
+    # A faint black lying at the SW pocket's mouth, as the network saw it in the first frame.
+    faint = Detections(np.array([[-330.0, -300.0]]), np.array([1]), np.array([0.2], np.float32))
+    scripted = _Scripted(Detections.empty(), np.empty((0, 2)), over_holes=falling, faint=faint)
+    changed = ChangedPartDetector(scripted)  # type: ignore[arg-type]
     reported = []
     for frame in frames:
         changed.detect(frame, scene.calibration)
-        reported.append((changed.last_work, len(changed.over_holes)))
+        scripted.faint = Detections.empty()  # what the network would say of the parts again
+        reported.append((changed.last_work, len(changed.over_holes), len(changed.faint)))
     # The whole board: seen; nothing looked at: nothing; a part far from the pocket: nothing.
-    assert reported == [("full", 1), ("none", 0), ("part", 0)]
+    # A faint piece stands where the picture did not change, as the pieces found do.
+    assert reported == [("full", 1, 1), ("none", 0, 1), ("part", 0, 1)]

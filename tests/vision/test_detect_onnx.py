@@ -149,6 +149,28 @@ def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_
     found = detector.detect(scene.image_bgr, scene.calibration)
     assert found.class_names == ["black"]
     assert np.linalg.norm(found.xy_mm[0] - bases[0]) < 2.0
+    # What lies over the holes is reported apart, for the recorder to weigh (a white there is
+    # falling in; a black there is most often the hole).
+    assert sorted(detector.over_holes.class_names) == ["black", "white"]
+
+
+def test_a_carromman_too_faint_to_be_found_is_reported_apart() -> None:
+    """A tracker may continue a piece it follows with a faint peak (a black at a pocket's
+    mouth against the dark hole), never start one: so the faint peaks of carrommen come
+    apart from what is found."""
+    scene = load_still(30004, layout="sparse", hands=0)
+    circle = tuple(base_circle_centres("S")[0])
+    detector = _ScriptedHeat()
+    detector.wanted = [
+        ("black", (330.0, 300.0), 0.2),  # faint: reported apart
+        ("white", (-100.0, 40.0), 0.1),  # too faint even for that
+        ("white", circle, 0.3),  # the print of a base circle
+        ("black", (100.0, 50.0), 0.9),  # found
+    ]
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    assert found.class_names == ["black"]
+    assert detector.faint.class_names == ["black"]
+    assert np.linalg.norm(detector.faint.xy_mm[0] - (330.0, 300.0)) < 5.0
 
 
 def _faces(scene, name: str) -> list[tuple[float, float]]:

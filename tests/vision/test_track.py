@@ -208,3 +208,39 @@ def test_no_piece_first_appears_beyond_the_surface_edge() -> None:
     out = run(Tracker(), ([[*REST, mark]] * 4 + [REST] * 4) * 2)
     assert all(len(f) == len(REST) for f in out[2:])
     assert not any(len(f.in_state(TrackState.OFF_BOARD)) for f in out)
+
+
+def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() -> None:
+    """A black lying at a pocket's mouth fades under the threshold against the dark hole
+    (development video 9112, for seconds): its faint peak continues it. Nothing else does."""
+    from vision.track.faint import continued
+
+    black, white, striker = BLACK, WHITE, STRIKER
+    rest = int(TrackState.AT_REST)
+    followed = TrackFrame(
+        10, 1.0, np.array([1, 2, 3]), np.array([black, white, striker]),
+        np.array([[330.0, 300.0], [0.0, 0.0], [0.0, -250.0]]),
+        np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([rest, rest, rest]),
+        np.full(3, -1), np.full(3, 0.9),
+    )  # fmt: skip
+    found = Detections(np.array([[100.0, 50.0]]), np.array([white]), np.array([0.9]))
+    faint = Detections(
+        np.array([[333.0, 302.0], [-200.0, 100.0], [3.0, 0.0], [0.0, -252.0], [102.0, 51.0]]),
+        np.array([black, black, white, striker, white]),
+        np.full(5, 0.2),
+    )
+    got = continued(found, faint, followed, 1.0 + 1 / 30)
+    # The black lying there, continued; a faint black where nothing lay, a white lying still
+    # (only a black fades against the hole; a white sinking into one was kept so), the striker
+    # and a faint second look at a piece found: not.
+    assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0]]
+    assert continued(found, faint, None, 1.0) is found
+    # A black slowing to rest at a pocket's lip fades as it stops: continued where it would be
+    # by now; one going by fast is blur, weighed elsewhere.
+    for speed, kept in ((200.0, True), (900.0, False)):
+        slowing = TrackFrame(
+            10, 1.0, np.array([1]), np.array([black]), np.array([[326.0, 302.0]]),
+            np.array([[speed, 0.0]]), np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
+        )  # fmt: skip
+        at_lip = Detections(np.array([[326.0 + speed / 30.0, 302.0]]), np.array([black]), np.array([0.2]))
+        assert (continued(found, at_lip, slowing, 1.0 + 1 / 30) is not found) == kept

@@ -80,6 +80,8 @@ class ChangedPartDetector:
     # What the network saw over the pockets' holes in the parts it looked at this frame
     # (`Within.over_holes`): nothing where it did not look (a falling piece changes the picture).
     over_holes: Detections = field(default_factory=Detections.empty, init=False)
+    # The carrommen too faint to be found (`Within.faint`), as last seen in each part.
+    faint: Detections = field(default_factory=Detections.empty, init=False)
     work_counts: dict[str, int] = field(default_factory=dict, init=False)
     _key: bytes | None = field(default=None, init=False, repr=False)
     _probe_maps: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
@@ -94,7 +96,7 @@ class ChangedPartDetector:
         if not isinstance(image, Frame) or self.detector.box_alignment_px is None:
             self._did("full")
             within = self.detector.detect_within(image, calibration)
-            self.over_holes = within.over_holes
+            self.over_holes, self.faint = within.over_holes, within.faint
             return within.found
         rectifier = self.detector.rectifier
         key = BoardRectifier.calibration_key(calibration)
@@ -122,8 +124,11 @@ class ChangedPartDetector:
         to_pixels = rectifier.to_pixels
         last_px = to_pixels(self._last.xy_mm)
         renewed = np.zeros(len(self._last), dtype=bool)
+        faint_px = to_pixels(self.faint.xy_mm)
+        faint_renewed = np.zeros(len(self.faint), dtype=bool)
         for low, high in interiors:
             renewed |= _within(last_px, low, high)
+            faint_renewed |= _within(faint_px, low, high)
         kept = self._last[~renewed]
         # A pale striker is taken only where no striker was found anywhere, and then the
         # best candidate of all on the board (OnnxDetector._pale_striker): so the parts are
@@ -135,11 +140,12 @@ class ChangedPartDetector:
             return self._full(image, calibration, probe)
         unsure_kept = np.ones(len(self._unsure_mm), dtype=bool)
         unsure_px = to_pixels(self._unsure_mm)
-        found, unsure, over_holes = [kept], [], []
+        found, unsure, over_holes, faint = [kept], [], [], [self.faint[~faint_renewed]]
         cells_per_px = 1.0 / (rectifier.px_per_mm * self.probe_mm)
         for (low, high), part in zip(interiors, parts, strict=True):
             found.append(part.found[_within(to_pixels(part.found.xy_mm), low, high)])
             over_holes.append(part.over_holes[_within(to_pixels(part.over_holes.xy_mm), low, high)])
+            faint.append(part.faint[_within(to_pixels(part.faint.xy_mm), low, high)])
             unsure.append(part.unsure_mm[_within(to_pixels(part.unsure_mm), low, high)])
             unsure_kept &= ~_within(unsure_px, low, high)
             col0, row0 = (low * cells_per_px).astype(int)
@@ -147,6 +153,7 @@ class ChangedPartDetector:
             self._reference[row0:row1, col0:col1] = probe[row0:row1, col0:col1]
         self._last = Detections.merge(found)
         self.over_holes = Detections.merge(over_holes)
+        self.faint = Detections.merge(faint)
         self._unsure_mm = np.concatenate([self._unsure_mm[unsure_kept], *unsure])
         self._did("part")
         return self._last
@@ -184,7 +191,8 @@ class ChangedPartDetector:
 
     def _full(self, image: Frame, calibration: Calibration, probe: np.ndarray) -> Detections:
         within = self.detector.detect_within(image, calibration)
-        self._last, self._unsure_mm, self.over_holes = within.found, within.unsure_mm, within.over_holes
+        self._last, self._unsure_mm = within.found, within.unsure_mm
+        self.over_holes, self.faint = within.over_holes, within.faint
         self._reference = probe.astype(np.int16)
         if self._changed_at_s is None:
             self._changed_at_s = np.full((self._tiles_per_side(),) * 2, -np.inf)
