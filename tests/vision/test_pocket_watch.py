@@ -99,3 +99,28 @@ def test_a_white_sinking_out_of_sight_is_taken_down_to_a_fainter_score() -> None
     for frame, score in ((20, 0.33), (60, 0.25)):  # two looks far apart: two pieces, if taken
         watch.saw_in_holes(frame, frame / FPS, Detections(hole[None], np.array([WHITE]), np.array([score])))
     assert [d.frame for d in watch.in_holes] == [20]
+
+
+def test_a_piece_bouncing_back_out_of_a_pockets_jaws_did_not_drop() -> None:
+    """Development video 9140: a white hit the corner at 1.3 m/s and came back out. Its look at
+    the mouth and the next one, off the prediction, were weighed as "it fell in, and another
+    appeared there": a drop, never taken back, since the piece was then followed away."""
+    frames = [
+        [(WHITE, (270.3, 331.3))],
+        [(WHITE, (315.3, 337.4))],  # at the mouth, heading into the hole
+        [(WHITE, (350.5, 307.5))],  # off the jaws
+        [(WHITE, (336.9, 280.1))],
+        [(WHITE, (314.1, 254.3))],
+        [(WHITE, (291.3, 228.1))],
+    ]
+    assert run(frames).drops == []
+    # A second coin coming in behind one that fell is no bounce: two drops.
+    target = pocket_centre("NE")
+    first = [target - np.array([60.0, 60.0]) + k * np.array([30.0, 30.0]) for k in range(2)]
+    second = [target - np.array([95.0, 40.0]) + k * np.array([30.0, 12.0]) for k in range(4)]
+    frames = (
+        [[(WHITE, tuple(first[0]))], [(WHITE, tuple(first[1]))]]
+        + [[(WHITE, tuple(p))] for p in second]
+        + [[]] * 3
+    )
+    assert [d.pocket for d in run(frames).drops] == ["NE", "NE"]

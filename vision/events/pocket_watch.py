@@ -73,6 +73,9 @@ SEEN_FALLING = ("white", "queen")
 # queen this likely is taken (9100-9109 and 9120: whites that fell in seen at 0.40, 88 of 98;
 # at 0.30, 94, and 2 more sightings of no white).
 FALLING_MIN_SCORE = 0.3
+# A piece that appeared at a pocket as another of its colour dropped in, and then moved this
+# much further from the pocket, ran out of it: it was the same piece, bounced back.
+BOUNCE_AWAY_MM = 3.0
 _NEVER = 1e9  # the cost of a pairing that cannot be
 _CENTRES = pocket_centres()
 
@@ -100,6 +103,9 @@ class PocketWatch:
     _previous: Detections | None = None
     _velocity: np.ndarray | None = None  # per previous detection, mm/s (0 when unmatched)
     _born_in_hole: np.ndarray | None = None  # per previous detection: first seen in a hole
+    # Per previous detection: the drop it may be the piece of, bounced off the pocket's jaws
+    # (it appeared at that pocket as the drop was made), or None.
+    _bounce_of: list[Drop | None] | None = None
     _previous_time: float = 0.0
 
     def reset(self) -> None:
@@ -109,23 +115,26 @@ class PocketWatch:
         self._previous = None
         self._velocity = None
         self._born_in_hole = None
+        self._bounce_of = None
 
     def update(self, frame_index: int, time_s: float, detections: Detections) -> None:
         previous, velocity, born = self._previous, self._velocity, self._born_in_hole
         current_velocity = np.zeros((len(detections), 2))
         current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
+        current_bounce: list[Drop | None] = [None] * len(detections)
         followed = previous is not None and velocity is not None and born is not None
         if followed and time_s > self._previous_time:
             dt = time_s - self._previous_time
+            bounce = self._bounce_of or [None] * len(previous)
             for class_id in range(len(CLASS_NAMES)):
                 before = np.flatnonzero(previous.class_id == class_id)
                 now = np.flatnonzero(detections.class_id == class_id)
                 self._match_class(
-                    class_id, before, now, previous, velocity, born, detections, current_velocity,
-                    current_born, dt, frame_index, time_s,
+                    class_id, before, now, previous, velocity, born, bounce, detections,
+                    current_velocity, current_born, current_bounce, dt, frame_index, time_s,
                 )  # fmt: skip
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
-        self._born_in_hole = current_born
+        self._born_in_hole, self._bounce_of = current_born, current_bounce
 
     def saw_in_holes(self, frame_index: int, time_s: float, over_holes: Detections) -> None:
         """Note the pieces seen over the pockets' holes in this frame. A piece stays in view
@@ -149,9 +158,11 @@ class PocketWatch:
         previous: Detections,
         velocity: np.ndarray,
         born: np.ndarray,
+        bounce: list[Drop | None],
         detections: Detections,
         current_velocity: np.ndarray,
         current_born: np.ndarray,
+        current_bounce: list[Drop | None],
         dt: float,
         frame_index: int,
         time_s: float,
@@ -188,13 +199,29 @@ class PocketWatch:
                 i, j = before[r], now[c]
                 current_velocity[j] = (detections.xy_mm[j] - previous.xy_mm[i]) / dt
                 current_born[j] = born[i]
+                self._bounced(bounce[i], previous.xy_mm[i], detections.xy_mm[j])
         gone = before[[r for r in range(len(before)) if r not in matched_before and not born[before[r]]]]
+        dropped_now: list[Drop] = []
         for went in _where_they_went(previous.xy_mm[gone], velocity[gone], dt):
             if went is not None:
-                self.drops.append(Drop(item, went[0], frame_index, time_s, went[1]))
+                dropped_now.append(Drop(item, went[0], frame_index, time_s, went[1]))
+        self.drops.extend(dropped_now)
         for c, j in enumerate(now):
             if c not in matched_now:
                 self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
+                current_bounce[j] = _dropped_at(dropped_now, detections.xy_mm[j])
+
+    def _bounced(self, drop: Drop | None, before: np.ndarray, now: np.ndarray) -> None:
+        """A piece that appeared at a pocket as one of its colour was taken to drop in there,
+        and now runs away from the pocket, is that piece, bounced off the pocket's jaws: the
+        drop is taken back (development video 9140: a white hit the corner at 1.3 m/s and came
+        back out; matched as one piece, its look at the mouth and the next one off the
+        prediction cost more than "fell in, and another appeared")."""
+        if drop is None or drop.pocket is None or drop not in self.drops:
+            return
+        centre = _CENTRES[POCKETS.index(drop.pocket)]
+        if np.hypot(*(now - centre)) > np.hypot(*(before - centre)) + BOUNCE_AWAY_MM:
+            self.drops.remove(drop)
 
     def _seen_again(self, item: str, xy: np.ndarray, frame_index: int, time_s: float) -> None:
         """A piece of `item` appeared: if it is at a pocket where one of its colour dropped a
@@ -212,6 +239,17 @@ class PocketWatch:
             if near:
                 del self.drops[k]
                 return
+
+
+def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
+    """Of `drops`, the one into a pocket within `REAPPEAR_MM` of `xy` (the nearest), if any."""
+    near = [
+        (float(np.hypot(*(xy - _CENTRES[POCKETS.index(d.pocket)]))), k)
+        for k, d in enumerate(drops)
+        if d.pocket is not None
+    ]
+    near = [(distance, k) for distance, k in near if distance <= REAPPEAR_MM]
+    return drops[min(near)[1]] if near else None
 
 
 def _where_they_went(
