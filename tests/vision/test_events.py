@@ -1169,3 +1169,27 @@ def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evi
     counts = Counter(white=5, black=6)
     kept, dropped, vanished = _reconcile(stroke, counts, counts, [], None, [in_hole])
     assert (kept, dropped, vanished) == ([], [in_hole], {})
+
+
+def test_a_striker_unseen_in_flight_does_not_end_the_stroke() -> None:
+    """Development video 9143: the striker flew off the far cushion and back, unseen in its blur
+    for half a second; the board looked still, the stroke was closed, and the striker's return
+    into the coins was taken for a stroke of its own."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", 0.0)
+        # Fast down the board, then back up it off the far cushion.
+        match.strike("N", target=None, speed=3000.0, striker_end=(0.0, 300.0))
+        return match
+
+    strokes = strokes_of(record(board()))
+    assert len(strokes) == 2
+    start = strokes[1]["evidence"]["frames"][0]
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), start + 2, start + 16)
+    strokes = strokes_of(record(board(), frames))
+    assert len(strokes) == 2
+    assert strokes[1]["evidence"]["frames"][1] >= start + 16

@@ -90,6 +90,9 @@ STRANGER_LINE_MM = 40.0
 TIME_EPSILON_S = 1e-6
 # Frames a carromman must be seen displaced from where it rested to count as touched.
 TOUCH_FRAMES = 3
+# A striker last seen flying is taken to be in flight, unseen, this long: across the board and
+# back off the far cushion at 3 m/s.
+STRIKER_UNSEEN_FLIGHT_S = 1.0
 # A piece last seen this long before the striker was seen moving was in view at the strike.
 STRIKE_LOOKBACK_S = 0.1
 # A striker first seen in flight is traced back along it this far, in these steps, to the base
@@ -1001,7 +1004,23 @@ class StrokeSegmenter:
         if time_s - stroke.start_time_s > cfg.max_stroke_s:
             return True
         # Frame times are index / fps: nine frames at 30 fps may come out a hair under 0.3 s.
-        return time_s - stroke.last_motion_s >= cfg.settle_s - TIME_EPSILON_S
+        still = time_s - stroke.last_motion_s >= cfg.settle_s - TIME_EPSILON_S
+        return still and not self._striker_in_flight(stroke, time_s)
+
+    def _striker_in_flight(self, stroke: _Stroke, time_s: float) -> bool:
+        """Whether the striker was last seen flying, a moment ago, and not since: a blur too
+        fast to see crossing the board (development video 9143: off the far cushion and back,
+        unseen for half a second, it was taken for still, the stroke closed, and its return
+        into the coins taken for a stroke of its own)."""
+        for tid, piece in self.pieces.items():
+            seen = stroke.last_seen.get(tid)
+            if piece.item != "striker" or piece.state != int(TrackState.OCCLUDED) or seen is None:
+                continue
+            _, seen_s, _, velocity = seen
+            flying = float(np.hypot(*velocity)) >= self.config.fast_speed_mm_s
+            if flying and time_s - seen_s <= STRIKER_UNSEEN_FLIGHT_S:
+                return True
+        return False
 
     # ------------------------------------------------------------------ end of stroke
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
