@@ -908,6 +908,12 @@ class StrokeSegmenter:
         kept a settled stroke open until the hand carried the striker off, taken for the
         stroke's motion)."""
         before = self._previous.get(piece.track_id)
+        flown = self._striker_seen_before.get(piece.track_id) if piece.item == "striker" else None
+        if flown is not None and flown.speed_mm_s >= self.config.fast_speed_mm_s:
+            # Last seen flying: it flew on, unseen in its blur between looks (development video
+            # 9145: a striker seen every other frame at 1.5 m/s was "swapped" at every look,
+            # its flight no motion, and the stroke closed under it).
+            return False
         return (
             before is not None
             and before.state in (int(TrackState.AT_REST), int(TrackState.OCCLUDED))
