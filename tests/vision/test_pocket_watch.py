@@ -124,3 +124,14 @@ def test_a_piece_bouncing_back_out_of_a_pockets_jaws_did_not_drop() -> None:
         + [[]] * 3
     )
     assert [d.pocket for d in run(frames).drops] == ["NE", "NE"]
+
+
+def test_a_piece_seen_where_it_lay_did_not_drop_whatever_the_matching_paired() -> None:
+    """Development video 9143: a white lying at a pocket's mouth, found in every frame, was
+    "dropped" when a white running at it was deflected: the matching paired the runner's
+    prediction with the lying white's look (it lies over the hole's reach, free to vanish)
+    and took the runner's real look for a new piece."""
+    lying = pocket_centre("SE") + np.array([-12.0, 24.0])
+    runner = [lying + [-200.0, 0.0], lying + [-100.0, 0.0], lying + [-100.0, 60.0], lying + [-100.0, 120.0]]
+    frames = [[(WHITE, tuple(lying)), (WHITE, tuple(p))] for p in runner] + [[(WHITE, tuple(lying))]] * 3
+    assert run(frames).drops == []

@@ -73,6 +73,8 @@ SEEN_FALLING = ("white", "queen")
 # queen this likely is taken (9100-9109 and 9120: whites that fell in seen at 0.40, 88 of 98;
 # at 0.30, 94, and 2 more sightings of no white).
 FALLING_MIN_SCORE = 0.3
+# A detection of a piece's colour this close to where it was last seen is the piece, still there.
+STILL_THERE_MM = 3.0
 # A piece that appeared at a pocket as another of its colour dropped in, and then moved this
 # much further from the pocket, ran out of it: it was the same piece, bounced back.
 BOUNCE_AWAY_MM = 3.0
@@ -201,6 +203,13 @@ class PocketWatch:
                 current_born[j] = born[i]
                 self._bounced(bounce[i], previous.xy_mm[i], detections.xy_mm[j])
         gone = before[[r for r in range(len(before)) if r not in matched_before and not born[before[r]]]]
+        # One of its colour found where it was is the piece itself, whatever the matching paired
+        # it with (development video 9143: a white lying at a pocket's mouth, seen in every
+        # frame, "dropped" as a passing one of its colour took its pairing).
+        if len(gone) and len(now):
+            last_seen, found = previous.xy_mm[gone], detections.xy_mm[now]
+            to_now = np.linalg.norm(last_seen[:, None, :] - found[None, :, :], axis=2)
+            gone = gone[to_now.min(axis=1) > STILL_THERE_MM]
         dropped_now: list[Drop] = []
         for went in _where_they_went(previous.xy_mm[gone], velocity[gone], dt):
             if went is not None:
