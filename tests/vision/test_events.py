@@ -1171,15 +1171,14 @@ def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evi
     assert (kept, dropped, vanished) == ([], [in_hole], {})
 
 
-def striker_flying_back() -> ScriptedMatch:
-    """The break, then North's striker fast down the board and back up it off the far
-    cushion."""
+def striker_flying_back(speed: float = 3000.0, end: tuple[float, float] = (0.0, 300.0)) -> ScriptedMatch:
+    """The break, then North's striker fast down the board and off a cushion to `end`."""
     match = ScriptedMatch()
     match.new_board("S")
     match.put_striker("S", 10.0)
     match.strike("S", target="W3", pocket="NW")
     match.put_striker("N", 0.0)
-    match.strike("N", target=None, speed=3000.0, striker_end=(0.0, 300.0))
+    match.strike("N", target=None, speed=speed, striker_end=end)
     return match
 
 
@@ -1202,16 +1201,10 @@ def test_a_striker_glimpsed_every_few_frames_in_flight_is_flying_not_swapped() -
     between looks, was taken each time for a track handed another piece (no motion), and the
     stroke closed under it while it flew."""
 
-    def striker_flying_back() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("N", 0.0)
-        match.strike("N", target=None, speed=6000.0, striker_end=(0.0, -300.0))
-        return match
+    def board() -> ScriptedMatch:
+        return striker_flying_back(speed=6000.0, end=(0.0, -300.0))
 
-    start, end = strokes_of(record(striker_flying_back()))[1]["evidence"]["frames"]
+    start, end = strokes_of(record(board()))[1]["evidence"]["frames"]
 
     def glimpsed(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
         for frame in frames:
@@ -1219,8 +1212,6 @@ def test_a_striker_glimpsed_every_few_frames_in_flight_is_flying_not_swapped() -
                 frame = occluded(frame, frame.class_id == STRIKER_CLASS)
             yield frame
 
-    strokes = strokes_of(
-        record(striker_flying_back(), glimpsed(oracle_track_frames(striker_flying_back().timeline())))
-    )
+    strokes = strokes_of(record(board(), glimpsed(oracle_track_frames(board().timeline()))))
     assert len(strokes) == 2
     assert strokes[1]["evidence"]["frames"][0] == start and strokes[1]["evidence"]["frames"][1] >= end - 2
