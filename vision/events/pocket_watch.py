@@ -70,7 +70,7 @@ BORN_IN_HOLE_MM = POCKET_RADIUS_MM - 2.0
 # confident sightings to 3), and so is a "striker".
 SEEN_FALLING = ("white", "queen")
 # A piece sinking into the dark scores lower with every frame: over a hole, a white or the
-# queen this likely is taken (9100-9109 and 9120: whites that fell in seen at 0.40, 88 of 98;
+# queen this likely is taken (9100-9109, 9120, 9121: whites that fell in seen at 0.40, 88 of 98;
 # at 0.30, 94, and 2 more sightings of no white).
 FALLING_MIN_SCORE = 0.3
 # A detection of a piece's colour this close to where it was last seen is the piece, still there.
