@@ -158,7 +158,7 @@ def pocket_distance_mm(points_mm: np.ndarray) -> np.ndarray:
 
 
 def nearest_pocket(xy_mm: np.ndarray) -> PocketName:
-    distances = np.linalg.norm(pocket_centres() - np.asarray(xy_mm, dtype=float), axis=1)
+    distances = np.linalg.norm(_POCKET_CENTRES_MM - np.asarray(xy_mm, dtype=float), axis=1)
     return POCKETS[int(np.argmin(distances))]
 
 

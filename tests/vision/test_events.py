@@ -400,10 +400,7 @@ def striker_glimpsed_from(
 
 
 def soft_north_stroke() -> ScriptedMatch:
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W3", pocket="NW")
+    match = one_stroke_board()
     match.put_striker("N", -30.0)
     match.strike("N", target="B2", pocket="SE", speed=700.0)  # a soft stroke: a long run
     return match
@@ -1173,10 +1170,7 @@ def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evi
 
 def striker_flying_back(speed: float = 3000.0, end: tuple[float, float] = (0.0, 300.0)) -> ScriptedMatch:
     """The break, then North's striker fast down the board and off a cushion to `end`."""
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W3", pocket="NW")
+    match = one_stroke_board()
     match.put_striker("N", 0.0)
     match.strike("N", target=None, speed=speed, striker_end=end)
     return match

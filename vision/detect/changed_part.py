@@ -122,14 +122,11 @@ class ChangedPartDetector:
         if sum((c1 - c0) * (r1 - r0) for c0, r0, c1, r1 in crops) >= self.full_above_fraction * size * size:
             return self._full(image, calibration, probe)
         to_pixels = rectifier.to_pixels
-        last_px = to_pixels(self._last.xy_mm)
-        renewed = np.zeros(len(self._last), dtype=bool)
-        faint_px = to_pixels(self.faint.xy_mm)
-        faint_renewed = np.zeros(len(self.faint), dtype=bool)
-        for low, high in interiors:
-            renewed |= _within(last_px, low, high)
-            faint_renewed |= _within(faint_px, low, high)
-        kept = self._last[~renewed]
+
+        def in_part(pieces: Detections, low: np.ndarray, high: np.ndarray) -> Detections:
+            return pieces[_within(to_pixels(pieces.xy_mm), low, high)]
+
+        kept = self._last[~_in_any(to_pixels(self._last.xy_mm), interiors)]
         # A pale striker is taken only where no striker was found anywhere, and then the
         # best candidate of all on the board (OnnxDetector._pale_striker): so the parts are
         # looked at without it, and if none has a striker but one has a pale candidate, the
@@ -138,23 +135,22 @@ class ChangedPartDetector:
         seen = Detections.merge([kept, *(part.found for part in parts)])
         if any(part.pale_striker for part in parts) and not _has_striker(seen, self.detector.min_score):
             return self._full(image, calibration, probe)
-        unsure_kept = np.ones(len(self._unsure_mm), dtype=bool)
-        unsure_px = to_pixels(self._unsure_mm)
-        found, unsure, over_holes, faint = [kept], [], [], [self.faint[~faint_renewed]]
+        found, over_holes = [kept], []
+        faint = [self.faint[~_in_any(to_pixels(self.faint.xy_mm), interiors)]]
+        unsure = [self._unsure_mm[~_in_any(to_pixels(self._unsure_mm), interiors)]]
         cells_per_px = 1.0 / (rectifier.px_per_mm * self.probe_mm)
         for (low, high), part in zip(interiors, parts, strict=True):
-            found.append(part.found[_within(to_pixels(part.found.xy_mm), low, high)])
-            over_holes.append(part.over_holes[_within(to_pixels(part.over_holes.xy_mm), low, high)])
-            faint.append(part.faint[_within(to_pixels(part.faint.xy_mm), low, high)])
+            found.append(in_part(part.found, low, high))
+            over_holes.append(in_part(part.over_holes, low, high))
+            faint.append(in_part(part.faint, low, high))
             unsure.append(part.unsure_mm[_within(to_pixels(part.unsure_mm), low, high)])
-            unsure_kept &= ~_within(unsure_px, low, high)
             col0, row0 = (low * cells_per_px).astype(int)
             col1, row1 = (high * cells_per_px).astype(int)
             self._reference[row0:row1, col0:col1] = probe[row0:row1, col0:col1]
         self._last = Detections.merge(found)
         self.over_holes = Detections.merge(over_holes)
         self.faint = Detections.merge(faint)
-        self._unsure_mm = np.concatenate([self._unsure_mm[unsure_kept], *unsure])
+        self._unsure_mm = np.concatenate(unsure)
         self._did("part")
         return self._last
 
@@ -224,6 +220,14 @@ def _tile_boxes(tiles: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
             if merged:
                 break
     return [(np.array(box[:2]) * TILE_PX, np.array(box[2:]) * TILE_PX) for box in boxes]
+
+
+def _in_any(px: np.ndarray, boxes: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """(N,) whether each of the points `px` lies within any of `boxes` (low, high corners)."""
+    inside = np.zeros(len(px), dtype=bool)
+    for low, high in boxes:
+        inside |= _within(px, low, high)
+    return inside
 
 
 def _within(px: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:

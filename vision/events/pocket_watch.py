@@ -22,6 +22,7 @@ from calibration.geometry import (
     COIN_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
+    nearest_pocket,
     on_playing_surface,
     pocket_centres,
     pocket_distance_mm,
@@ -146,7 +147,7 @@ class PocketWatch:
             item = CLASS_NAMES[int(class_id)]
             if item not in SEEN_FALLING or score < FALLING_MIN_SCORE:
                 continue
-            pocket = POCKETS[int(np.argmin(np.linalg.norm(_CENTRES - xy, axis=1)))]
+            pocket = nearest_pocket(xy)
             last = self._in_hole_last_s.get((item, pocket))
             self._in_hole_last_s[(item, pocket)] = time_s
             if last is None or time_s - last > REAPPEAR_S:

@@ -48,7 +48,7 @@ from vision.events.board import (
     item_name,
 )
 from vision.events.config import EventConfig
-from vision.events.pocket_watch import PocketWatch
+from vision.events.pocket_watch import Drop, PocketWatch
 from vision.events.rest_counts import RestCounter
 from vision.events.seats import side_of
 from vision.tracks import TrackFrame, TrackState
@@ -1052,16 +1052,9 @@ class StrokeSegmenter:
         after = after - late
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
-        watched = [
-            ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy)
-            for d in self._pocket_watch.drops
-            if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
-        ]
-        in_holes = [
-            ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy)
-            for d in self._pocket_watch.in_holes
-            if d.time_s >= stroke.start_time_s - STRIKE_LOOKBACK_S
-        ]
+        since_s = stroke.start_time_s - STRIKE_LOOKBACK_S
+        watched = _watched_since(self._pocket_watch.drops, since_s)
+        in_holes = _watched_since(self._pocket_watch.in_holes, since_s)
         self._pocket_watch.drops.clear()
         self._pocket_watch.in_holes.clear()
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
@@ -1155,6 +1148,11 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _watched_since(drops: list[Drop], since_s: float) -> list[ItemEvent]:
+    """The pocket watch's `drops` (or sightings) from `since_s` on, as departures."""
+    return [ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy) for d in drops if d.time_s >= since_s]
 
 
 def _seen_within(event: ItemEvent, distance_mm: float) -> bool:
