@@ -135,3 +135,17 @@ def test_a_piece_seen_where_it_lay_did_not_drop_whatever_the_matching_paired() -
     runner = [lying + [-200.0, 0.0], lying + [-100.0, 0.0], lying + [-100.0, 60.0], lying + [-100.0, 120.0]]
     frames = [[(WHITE, tuple(lying)), (WHITE, tuple(p))] for p in runner] + [[(WHITE, tuple(lying))]] * 3
     assert run(frames).drops == []
+
+
+def test_a_piece_seen_in_the_hole_after_it_dropped_is_falling_not_back_out() -> None:
+    """Development video 9154: a black ran into NW along the cushion, vanished at the mouth (a
+    drop), and two frames later was found 18 mm from the pocket's centre as it sank. That look
+    took the drop back as a rattle; one over the hole itself is the piece falling in."""
+    target = pocket_centre("NW")
+    run_in = [[(BLACK, (-289.0 - 14.0 * k, 345.0 + 5.0 * k))] for k in range(3)]  # to (-317, 355)
+    sinking = [[(BLACK, tuple(target + np.array([-18.0, 0.0])))]]
+    frames = run_in + [[]] + sinking + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NW")]
+    # One seen again at the mouth, outside the hole, did rattle back out: no drop.
+    frames = run_in + [[]] + [[(BLACK, tuple(target + np.array([35.0, -8.0])))]] * 4
+    assert run(frames).drops == []

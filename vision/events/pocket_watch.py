@@ -218,7 +218,11 @@ class PocketWatch:
         self.drops.extend(dropped_now)
         for c, j in enumerate(now):
             if c not in matched_now:
-                self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
+                # One that appears over the hole itself is the piece falling (or the dark hole),
+                # not one rattled back out (development video 9154: a black that dropped into a
+                # corner pocket was seen two frames later 18 mm from its centre, sinking).
+                if not current_born[j]:
+                    self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
                 current_bounce[j] = _dropped_at(dropped_now, detections.xy_mm[j])
 
     def _bounced(self, drop: Drop | None, before: np.ndarray, now: np.ndarray) -> None:
