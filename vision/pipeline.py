@@ -275,7 +275,7 @@ class Pipeline:
             # Pieces seen over a pocket's hole are not tracked (they are falling in), but tell
             # the recorder where one went that was never seen on its way.
             over_holes = getattr(self.detector, "over_holes", None)
-            events = self.recorder.update(tracks, detections, over_holes)
+            events = self.recorder.update(tracks, detections, over_holes, faint)
             self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
                 self.review.rest_image(frame, calibration)

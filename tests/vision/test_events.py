@@ -1209,3 +1209,28 @@ def test_a_striker_glimpsed_every_few_frames_in_flight_is_flying_not_swapped() -
     strokes = strokes_of(record(board(), glimpsed(oracle_track_frames(board().timeline()))))
     assert len(strokes) == 2
     assert strokes[1]["evidence"]["frames"][0] == start and strokes[1]["evidence"]["frames"][1] >= end - 2
+
+
+def test_a_faint_lead_stands_only_for_a_piece_nothing_else_accounts_for() -> None:
+    """A black gone between two looks and seen faintly on its way into a pocket (development
+    video 9160) is pocketed there only if the counts need it and no sighting of the pocket watch
+    or the tracker accounts for it; and a lead is never relabelled another colour."""
+    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+
+    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    lead = ItemEvent("black", "SE", 4479, 149.3, -1, (354.0, -249.0), guess=True)
+    before, after = Counter(white=1, black=4), Counter(white=1, black=3)
+    kept, _, vanished = _reconcile(stroke, before, after, [], None, [], [lead])
+    assert kept == [lead] and not vanished
+    # Without it the black is taken for hidden: still on the board until a look finds it gone.
+    kept, _, vanished = _reconcile(stroke, before, after, [], None, [], [])
+    assert kept == [] and vanished == {"black": 1}
+    # A drop the watch saw on confident looks comes first, later though it was.
+    seen = ItemEvent("black", "NW", 4490, 149.7, -1, (-330.0, 331.0))
+    kept, _, _ = _reconcile(stroke, before, after, [seen], None, [], [lead])
+    assert kept == [seen]
+    # A white counted gone is not filled by a black's lead.
+    kept, _, vanished = _reconcile(
+        stroke, Counter(white=2, black=4), Counter(white=1, black=4), [], None, [], [lead]
+    )
+    assert kept == [] and vanished == {"white": 1}

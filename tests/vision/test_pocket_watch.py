@@ -149,3 +149,36 @@ def test_a_piece_seen_in_the_hole_after_it_dropped_is_falling_not_back_out() -> 
     # One seen again at the mouth, outside the hole, did rattle back out: no drop.
     frames = run_in + [[]] + [[(BLACK, tuple(target + np.array([35.0, -8.0])))]] * 4
     assert run(frames).drops == []
+
+
+def faint_at(xy: tuple[float, float], class_id: int = BLACK) -> Detections:
+    return Detections(np.array([xy], float), np.array([class_id]), np.array([0.25]))
+
+
+def test_a_black_gone_between_looks_and_seen_faintly_on_its_way_in_leaves_a_lead() -> None:
+    """Development video 9160: a black lying by the east cushion, struck at 2.6 m/s, went into
+    the SE pocket 160 mm off between two looks, seen once on its way as a faint peak."""
+    lying = [(BLACK, (346.0, -183.0))]
+
+    def watch_with(faint: Detections, class_id: int = BLACK, found: Detections | None = None) -> PocketWatch:
+        watch = PocketWatch()
+        xy = np.array([p for _, p in lying], float)
+        for i in range(4):
+            watch.update(i, i / FPS, Detections(xy, np.array([class_id]), np.array([0.9])))
+        watch.update(4, 4 / FPS, found if found is not None else Detections.empty(), faint)
+        for i in range(5, 8):
+            watch.update(i, i / FPS, Detections.empty())
+        return watch
+
+    watch = watch_with(faint_at((354.0, -249.0)))
+    assert watch.drops == []  # nothing ran into a pocket as far as the confident looks tell
+    assert [(d.item, d.pocket, d.frame) for d in watch.faint_leads] == [("black", "SE", 4)]
+    # A faint peak off the line into a pocket, or one no nearer the pocket, is no lead.
+    assert watch_with(faint_at((300.0, -220.0))).faint_leads == []
+    assert watch_with(faint_at((346.0, -150.0))).faint_leads == []
+    # Nor one at a pocket's mouth (the hole's dark edge reads so), nor one on a piece found.
+    assert watch_with(faint_at((340.0, -318.0))).faint_leads == []
+    found = Detections(np.array([[356.0, -251.0]]), np.array([WHITE]), np.array([0.9]))
+    assert watch_with(faint_at((354.0, -249.0)), found=found).faint_leads == []
+    # A white is seen falling over the hole when it goes in: its faint peaks lead nowhere.
+    assert watch_with(faint_at((354.0, -249.0), WHITE), WHITE).faint_leads == []

@@ -51,12 +51,16 @@ class MatchRecorder:
         self._fix_header()
 
     def update(
-        self, frame: TrackFrame, detections: Detections | None = None, over_holes: Detections | None = None
+        self,
+        frame: TrackFrame,
+        detections: Detections | None = None,
+        over_holes: Detections | None = None,
+        faint: Detections | None = None,
     ) -> list[dict[str, Any]]:
         """Events that became known with this frame. Pass the frame's detections when there
         are any: counts at rest are then taken from them; and what the detector saw over the
-        pockets' holes, when it reports that."""
-        return self._emit(self.segmenter.update(frame, detections, over_holes))
+        pockets' holes and its peaks under its threshold, when it reports those."""
+        return self._emit(self.segmenter.update(frame, detections, over_holes, faint))
 
     def finish(self, frame_index: int, time_s: float) -> list[dict[str, Any]]:
         return self._emit(list(self.segmenter.finish(frame_index, time_s)))

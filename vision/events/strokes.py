@@ -342,15 +342,20 @@ class StrokeSegmenter:
 
     # ------------------------------------------------------------------ per frame
     def update(
-        self, frame: TrackFrame, detections: Detections | None = None, over_holes: Detections | None = None
+        self,
+        frame: TrackFrame,
+        detections: Detections | None = None,
+        over_holes: Detections | None = None,
+        faint: Detections | None = None,
     ) -> list[PlacementRecord | StrokeRecord]:
         """`detections`: the frame's detections, when the caller has them. Counts at rest then
         come from them (plus pieces believed hidden), not from the tracks' colours, which lag
         behind when tracks swap pieces; and pocketings are watched on them without identities.
-        `over_holes`: pieces the detector saw over a pocket's hole, falling in."""
+        `over_holes`: pieces the detector saw over a pocket's hole, falling in. `faint`: its
+        peaks under its threshold (a piece gone from view may be seen faintly on its way)."""
         self.frames_seen += 1
         if detections is not None:
-            self._pocket_watch.update(frame.frame_index, frame.time_s, detections)
+            self._pocket_watch.update(frame.frame_index, frame.time_s, detections, faint)
             self._rest_counter.add(detections)
         if over_holes is not None:
             self._pocket_watch.saw_in_holes(frame.frame_index, frame.time_s, over_holes)
@@ -1055,11 +1060,13 @@ class StrokeSegmenter:
         since_s = stroke.start_time_s - STRIKE_LOOKBACK_S
         watched = _watched_since(self._pocket_watch.drops, since_s)
         in_holes = _watched_since(self._pocket_watch.in_holes, since_s)
+        leads = [replace(e, guess=True) for e in _watched_since(self._pocket_watch.faint_leads, since_s)]
         self._pocket_watch.drops.clear()
         self._pocket_watch.in_holes.clear()
+        self._pocket_watch.faint_leads.clear()
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         kept, dropped, vanished = _reconcile(
-            stroke, before, after, watched, stroke.carried_vanished, in_holes
+            stroke, before, after, watched, stroke.carried_vanished, in_holes, leads
         )
         unseen_overboard: dict[str, int] = {}
         if stroke.new_board and vanished:
@@ -1221,6 +1228,7 @@ def _reconcile(
     watched: list[ItemEvent],
     carried: Counter[str] | None = None,
     in_holes: list[ItemEvent] | None = None,
+    faint_leads: list[ItemEvent] | None = None,
 ) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int]]:
     """Which departures of carrommen to believe: as many per colour as the counts at rest
     say are gone. Pocketings first: those the pocket watch saw on the detections themselves
@@ -1239,7 +1247,11 @@ def _reconcile(
     `in_holes`: pieces the detector saw over a pocket's hole, falling in. Such a sighting
     ranks with the watch's own (before the tracker's: a track swapped at the break carries
     another colour's piece into a pocket, development videos 9107 and 9127), one of the same
-    colour at that pocket about then being the same piece."""
+    colour at that pocket about then being the same piece.
+
+    `faint_leads`: pieces gone from view whose faint peak was seen further on, heading into a
+    pocket (`pocket_watch.FAINT_LEAD_MIN_MM`): believed after everything else that went into a
+    pocket, and never for another colour."""
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     # The striker falling into a pocket is seen over the hole as a white coin as often as not:
     # a white sighting where the striker went in about then is the striker (development video
@@ -1270,6 +1282,7 @@ def _reconcile(
         own = sorted(sighted + _unmatched(tracked, sighted, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
+        pockets[item] += _unmatched([e for e in faint_leads or [] if e.item == item], pockets[item], item)
         # Overboard only when a piece was seen going: over the surface's edge, or by the
         # tracker's own sighting. A track merely projected off the surface (lost while fast,
         # anywhere on the board) is far likelier a coin the detector missed at rest than one
@@ -1303,7 +1316,7 @@ def _reconcile(
             for e in pockets[other]:
                 # A coin seen in a hole is the colour seen: only confusions on the move are
                 # mended so.
-                if e not in in_holes and fills(item, e):
+                if e not in in_holes and e not in (faint_leads or []) and fills(item, e):
                     kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
                 else:
                     left.append(e)
