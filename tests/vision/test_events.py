@@ -1211,6 +1211,59 @@ def test_a_striker_glimpsed_every_few_frames_in_flight_is_flying_not_swapped() -
     assert strokes[1]["evidence"]["frames"][0] == start and strokes[1]["evidence"]["frames"][1] >= end - 2
 
 
+def test_a_coin_read_on_the_striker_under_the_placing_hand_is_not_a_touch() -> None:
+    """North's striker, being placed, jumps 20 mm for one look under the hand (read as a start)
+    and is then hidden by the hand there, and read meanwhile as a white: a resting white's track is
+    handed it, 80 mm and more from where the white lies. A coin cannot lie on the striker: that
+    white did not move, and the "start" touched nothing. Taken for a touch, the nudge was a
+    stroke, and the real one, struck from where the nudge ended, was refused (development video
+    9165: a false stroke, the real one missed)."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", -30.0)
+        match.wait(2.0)  # aiming
+        match.strike("N", target="B2", pocket="SE")
+        return match
+
+    first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
+    nudge = first - 50
+
+    def striker(frame: TrackFrame) -> np.ndarray:
+        return frame.class_id == STRIKER_CLASS
+
+    def nearest_white(frame: TrackFrame) -> np.ndarray:
+        spot = frame.xy_mm[striker(frame)][0]
+        whites = np.flatnonzero(frame.class_id == CLASS_NAMES.index("white"))
+        which = np.zeros(len(frame.track_id), dtype=bool)
+        which[whites[np.argmin(np.linalg.norm(frame.xy_mm[whites] - spot, axis=1))]] = True
+        return which
+
+    def on_the_striker(frames: Iterator[TrackFrame], first: int, last: int) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if first <= frame.frame_index <= last:
+                xy, state = frame.xy_mm.copy(), frame.state.copy()
+                white = nearest_white(frame)
+                xy[striker(frame)] += (-20.0, 0.0)  # kept where it was last seen
+                xy[white] = xy[striker(frame)][0] + (3.0, 1.0)
+                state[striker(frame)] = int(TrackState.OCCLUDED)
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
+                    np.zeros_like(frame.velocity_mm_s), state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    frames = taken_over_for_a_look(
+        oracle_track_frames(board().timeline()), nudge, striker, lambda xy: xy + (-20.0, 0.0), (-900.0, 0.0)
+    )
+    frames = on_the_striker(frames, nudge + 1, nudge + 25)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
 def test_a_faint_lead_stands_only_for_a_piece_nothing_else_accounts_for() -> None:
     """A black gone between two looks and seen faintly on its way into a pocket (development
     video 9160) is pocketed there only if the counts need it and no sighting of the pocket watch
