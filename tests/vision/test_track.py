@@ -212,28 +212,38 @@ def test_no_piece_first_appears_beyond_the_surface_edge() -> None:
 
 def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() -> None:
     """A black lying at a pocket's mouth fades under the threshold against the dark hole
-    (development video 9112, for seconds): its faint peak continues it. Nothing else does."""
+    (development video 9112, for seconds), and the queen on the centre spot fades too (9153):
+    their faint peaks continue them. Nothing else does."""
     from vision.track.faint import continued
 
-    black, white, striker = BLACK, WHITE, STRIKER
+    black, white, striker, queen = BLACK, WHITE, STRIKER, QUEEN
     rest = int(TrackState.AT_REST)
     followed = TrackFrame(
-        10, 1.0, np.array([1, 2, 3]), np.array([black, white, striker]),
-        np.array([[330.0, 300.0], [0.0, 0.0], [0.0, -250.0]]),
-        np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), np.array([rest, rest, rest]),
-        np.full(3, -1), np.full(3, 0.9),
+        10, 1.0, np.array([1, 2, 3, 4, 5]), np.array([black, white, striker, queen, white]),
+        np.array([[330.0, 300.0], [-330.0, -300.0], [0.0, -250.0], [0.0, 0.0], [-150.0, 100.0]]),
+        np.zeros((5, 2)), np.full(5, rest), np.full(5, -1), np.full(5, 0.9),
     )  # fmt: skip
     found = Detections(np.array([[100.0, 50.0]]), np.array([white]), np.array([0.9]))
     faint = Detections(
-        np.array([[333.0, 302.0], [-200.0, 100.0], [3.0, 0.0], [0.0, -252.0], [102.0, 51.0]]),
-        np.array([black, black, white, striker, white]),
-        np.full(5, 0.2),
+        np.array(
+            [
+                [333.0, 302.0],
+                [-200.0, 100.0],
+                [-327.0, -300.0],
+                [0.0, -252.0],
+                [102.0, 51.0],
+                [1.0, 0.0],
+                [-148.0, 101.0],
+            ]
+        ),
+        np.array([black, black, white, striker, white, queen, white]),
+        np.full(7, 0.2),
     )
     got = continued(found, faint, followed, 1.0 + 1 / 30)
-    # The black lying there, continued; a faint black where nothing lay, a white lying still
-    # (only a black fades against the hole; a white sinking into one was kept so), the striker
-    # and a faint second look at a piece found: not.
-    assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0]]
+    # The black lying there and the queen on the centre spot, continued; a faint black where
+    # nothing lay, a white (one sinking into a hole was kept so, and faint white peaks lie still
+    # where no piece is: 9127), the striker and a faint second look at a piece found: not.
+    assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0], [1.0, 0.0]]
     assert continued(found, faint, None, 1.0) is found
     # A black slowing to rest at a pocket's lip fades as it stops: continued where it would be
     # by now; one going by fast is blur, weighed elsewhere.

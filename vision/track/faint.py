@@ -1,16 +1,16 @@
 """Faint sightings that continue a piece the tracker follows, and never start one.
 
-A black coin lying still can fade under the detector's threshold where it lies (a black at a
-pocket's mouth against the dark hole), and were it dropped it would be taken for gone: into
-that pocket, a stroke before it went. A faint peak of its colour where the tracker last saw
-it lying, and nothing found there, is that piece still.
+A coin lying still can fade under the detector's threshold where it lies (a black at a
+pocket's mouth against the dark hole, the queen on the centre spot), and were it dropped it
+would be taken for gone: into a pocket, a stroke before it went, or for good. A faint peak of
+its colour where the tracker last saw it lying, and nothing found there, is that piece still.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM
+from calibration.geometry import COIN_RADIUS_MM, pocket_distance_mm
 from vision.detections import CLASS_NAMES, Detections
 from vision.tracks import TrackFrame, TrackState
 
@@ -23,16 +23,22 @@ CONTINUE_MM = 10.0
 # black creeping to the lip faded at 200 mm/s as it stopped: development video 9112): what
 # fades in faster flight is blur, and the pocket watch and the counts at rest weigh that.
 SLOW_MM_S = 400.0
-# Only a black: it is the one that fades against the dark hole. A white falling in along the
-# cushion was continued by faint white peaks at the mouth as it sank, and counted lying there
-# after (development video 9127).
+# A black anywhere: it is the one that fades against the dark hole. The queen too, lying well
+# away from every pocket (development video 9153: put back on the centre spot, found at 0.55 to
+# 0.8 for a second, then at 0.37 to 0.39 for a minute, and counted gone); at a pocket's mouth a
+# piece sinking into the hole fades the same way (a white falling in along the cushion was
+# continued by faint white peaks at the mouth, and counted lying there after: development video
+# 9127). Not a white: faint white peaks lie still where no piece is, between pieces or on a
+# print (9127: one at 0.27 for seconds kept a white "lying" on a base line after a false look).
 CONTINUED = (CLASS_NAMES.index("black"),)
+CONTINUED_AWAY = (CLASS_NAMES.index("queen"),)
+AWAY_FROM_POCKETS_MM = 80.0
 
 
 def continued(
     detections: Detections, faint: Detections, followed: TrackFrame | None, time_s: float
 ) -> Detections:
-    """`detections` (a look at `time_s`) and the faint peaks that continue a black `followed`
+    """`detections` (a look at `time_s`) and the faint peaks that continue a piece `followed`
     (the tracks as they stood after the last look): within `CONTINUE_MM` of where it would
     be by now, and with nothing found within a coin's radius of them."""
     if followed is None or not len(faint) or not len(followed.track_id):
@@ -41,7 +47,13 @@ def continued(
     lying = (
         np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
         & (speed <= SLOW_MM_S)
-        & np.isin(followed.class_id, CONTINUED)
+        & (
+            np.isin(followed.class_id, CONTINUED)
+            | (
+                np.isin(followed.class_id, CONTINUED_AWAY)
+                & (pocket_distance_mm(followed.xy_mm) > AWAY_FROM_POCKETS_MM)
+            )
+        )
     )
     if not lying.any():
         return detections
