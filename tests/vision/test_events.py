@@ -1287,3 +1287,53 @@ def test_a_faint_lead_stands_only_for_a_piece_nothing_else_accounts_for() -> Non
         stroke, Counter(white=2, black=4), Counter(white=1, black=4), [], None, [], [lead]
     )
     assert kept == [] and vanished == {"white": 1}
+
+
+def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_stroke() -> None:
+    """South's striker is carried 130 mm along its base line at 300 mm/s under the hand, seen
+    only every third look, and the hand over the coins by the line shifts their centres by
+    6 mm. Seen again after a gap far from where it lay, it looked struck unseen, the shifted
+    coins "moved" by it (development video 9165: a false stroke); but it was seen on its way,
+    slowly, along the line."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", -60.0)
+        match.wait(0.5)
+        k = match.index("S")
+        spot = match.xy[k] + [130.0, 0.0]
+        match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+        match.move({"S": (spot, 300.0)})
+        match.hands = ()
+        match.wait(1.0)
+        match.strike("S", target="W1", pocket="NE")
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    first, _ = strokes_of(record(board()))[0]["evidence"]["frames"]
+    # The slide: the striker's last run before the strike.
+    moving = [
+        f.frame_index
+        for f in truth
+        if f.frame_index < first
+        and np.any((f.class_id == STRIKER_CLASS) & (f.state == int(TrackState.MOVING)))
+    ]
+    slide_to = moving[-1]
+    slide_from = next(i for i in reversed(moving) if i - 1 not in moving)
+
+    def glimpsed(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if slide_from <= frame.frame_index < slide_to + 3:
+                if (frame.frame_index - slide_from) % 3:
+                    frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+                xy = frame.xy_mm.copy()
+                xy[frame.class_id != STRIKER_CLASS] += (4.5, -4.5)  # the hand over them
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
+                    frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    strokes = strokes_of(record(board(), glimpsed(iter(truth))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]

@@ -598,6 +598,8 @@ class StrokeSegmenter:
         seat = self._struck_from(rest)
         if seat is None:
             return False
+        if self._slid_in_sight(striker, rest, seat):
+            return False
         moved = any(
             p.item in CARROMMEN
             and p.on_board
@@ -610,6 +612,21 @@ class StrokeSegmenter:
             return False  # lifted and put down further along the line
         self._start_from_rest(rest, striker.track_id, frame, moved)
         return True
+
+    def _slid_in_sight(self, striker: Piece, rest: _Rest, seat: str) -> bool:
+        """Whether the striker's sighting before this one had it already off its resting place,
+        on its base lines, moving slower than a strike: it was seen on its way, slid along them
+        under a hand, not struck unseen (development video 9165: carried 130 mm along the base
+        line at 200 to 370 mm/s in glimpses, while the hand over them shifted two coins' centres
+        by 6 mm, "moved" by an unseen strike). A striker struck unseen vanishes from its spot."""
+        before = self._striker_seen_before.get(striker.track_id)
+        return (
+            before is not None
+            and before.time_s > rest.time_s
+            and float(np.linalg.norm(before.position - rest.xy)) >= self.config.strike_confirm_mm
+            and before.speed_mm_s < self.config.fast_speed_mm_s
+            and self._on_base_band(seat, before.position)
+        )
 
     def _aimed_lately(self, rest: _Rest, frame: TrackFrame) -> bool:
         """The striker was positioned on the base band of a seat a player sits at, within the
