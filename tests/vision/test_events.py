@@ -334,13 +334,16 @@ def test_a_placement_is_logged_before_a_stroke_recognised_only_afterwards() -> N
     assert strokes_of(events)[-1]["pocketed"] == ["white"]
 
 
-def south_then_north(north_inward_mm: float = 0.0) -> ScriptedMatch:
-    """South pockets W3 from its base line, then North pockets B2 from its own."""
+def south_then_north(north_inward_mm: float = 0.0, north_aims_s: float = 0.0) -> ScriptedMatch:
+    """South pockets W3 from its base line, then North pockets B2 from its own (its striker
+    lying aimed for `north_aims_s` more)."""
     match = ScriptedMatch()
     match.new_board("S")
     match.put_striker("S", 10.0)
     match.strike("S", target="W3", pocket="NW")
     match.put_striker("N", -30.0, inward_offset=north_inward_mm)
+    if north_aims_s:
+        match.wait(north_aims_s)
     match.strike("N", target="B2", pocket="SE")
     return match
 
@@ -1220,14 +1223,7 @@ def test_a_coin_read_on_the_striker_under_the_placing_hand_is_not_a_touch() -> N
     9165: a false stroke, the real one missed)."""
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("N", -30.0)
-        match.wait(2.0)  # aiming
-        match.strike("N", target="B2", pocket="SE")
-        return match
+        return south_then_north(north_aims_s=2.0)
 
     first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
     nudge = first - 50
