@@ -24,6 +24,7 @@ from calibration.geometry import (
     POCKETS,
     nearest_pocket,
     on_playing_surface,
+    pocket_centre,
     pocket_centres,
     pocket_distance_mm,
 )
@@ -117,7 +118,6 @@ class PocketWatch:
     in_holes: list[Drop] = field(default_factory=list)
     # Pieces gone from view whose faint peak was seen further on, heading into a pocket.
     faint_leads: list[Drop] = field(default_factory=list)
-    _faint: Detections | None = None  # this frame's faint peaks, while it is matched
     _in_hole_last_s: dict[tuple[str, str], float] = field(default_factory=dict)
     _previous: Detections | None = None
     _velocity: np.ndarray | None = None  # per previous detection, mm/s (0 when unmatched)
@@ -141,7 +141,6 @@ class PocketWatch:
         self, frame_index: int, time_s: float, detections: Detections, faint: Detections | None = None
     ) -> None:
         """`faint`: the frame's peaks under the detector's threshold, if it reports them."""
-        self._faint = faint
         previous, velocity, born = self._previous, self._velocity, self._born_in_hole
         current_velocity = np.zeros((len(detections), 2))
         current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
@@ -153,12 +152,24 @@ class PocketWatch:
             for class_id in range(len(CLASS_NAMES)):
                 before = np.flatnonzero(previous.class_id == class_id)
                 now = np.flatnonzero(detections.class_id == class_id)
-                self._match_class(
+                unexplained = self._match_class(
                     class_id, before, now, previous, velocity, born, bounce, detections,
                     current_velocity, current_born, current_bounce, dt, frame_index, time_s,
                 )  # fmt: skip
+                if len(unexplained) and faint is not None and CLASS_NAMES[class_id] not in SEEN_FALLING:
+                    self._follow_faint(class_id, unexplained, detections, faint, dt, frame_index, time_s)
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
         self._born_in_hole, self._bounce_of = current_born, current_bounce
+
+    def take_since(self, since_s: float) -> tuple[list[Drop], list[Drop], list[Drop]]:
+        """The drops, sightings in the holes and faint leads from `since_s` on (a stroke's), all
+        noted so far let go."""
+        drops, in_holes, leads = (
+            [d for d in noted if d.time_s >= since_s]
+            for noted in (self.drops, self.in_holes, self.faint_leads)
+        )
+        self.drops, self.in_holes, self.faint_leads = [], [], []
+        return drops, in_holes, leads
 
     def saw_in_holes(self, frame_index: int, time_s: float, over_holes: Detections) -> None:
         """Note the pieces seen over the pockets' holes in this frame. A piece stays in view
@@ -190,7 +201,10 @@ class PocketWatch:
         dt: float,
         frame_index: int,
         time_s: float,
-    ) -> None:
+    ) -> np.ndarray:
+        """Match one colour's detections to the last look's, noting drops; returns where the
+        pieces gone from view lay that went into no pocket and over no edge, as far as the
+        watch can tell."""
         item = CLASS_NAMES[class_id]
         predicted = previous.xy_mm[before] + velocity[before] * dt
         matched_before: set[int] = set()
@@ -240,8 +254,6 @@ class PocketWatch:
             else:
                 unexplained.append(k)
         self.drops.extend(dropped_now)
-        if unexplained and item not in SEEN_FALLING and self._faint is not None and len(self._faint):
-            self._follow_faint(class_id, previous.xy_mm[unexplained], detections, dt, frame_index, time_s)
         for c, j in enumerate(now):
             if c not in matched_now:
                 # One that appears over the hole itself is the piece falling (or the dark hole),
@@ -250,25 +262,25 @@ class PocketWatch:
                 if not current_born[j]:
                     self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
                 current_bounce[j] = _dropped_at(dropped_now, detections.xy_mm[j])
+        return previous.xy_mm[unexplained]
 
     def _follow_faint(
         self,
         class_id: int,
         gone_xy: np.ndarray,
         detections: Detections,
+        faint: Detections,
         dt: float,
         frame_index: int,
         time_s: float,
     ) -> None:
         """Leads (`FAINT_LEAD_MIN_MM`) for pieces of `class_id` gone from `gone_xy`, each faint
         peak used once."""
-        assert self._faint is not None
-        peaks = self._faint.xy_mm[self._faint.class_id == class_id]
+        peaks = faint.xy_mm[faint.class_id == class_id]
         if len(peaks) and len(detections):
             to_found = np.linalg.norm(peaks[:, None, :] - detections.xy_mm[None, :, :], axis=2)
             peaks = peaks[to_found.min(axis=1) > COIN_RADIUS_MM]
         reach = MATCH_MARGIN_MM + MAX_SPEED_MM_S * dt
-        ahead = np.linspace(0.0, LOOKAHEAD_FRAMES, 9)
         used: set[int] = set()
         for xy in gone_xy:
             for k, peak in enumerate(peaks):
@@ -276,24 +288,19 @@ class PocketWatch:
                 if k in used or not FAINT_LEAD_MIN_MM <= float(np.hypot(*step)) <= reach:
                     continue
                 pocket = nearest_pocket(peak)
-                centre = _CENTRES[POCKETS.index(pocket)]
-                path = peak[None, :] + ahead[:, None] * step[None, :]
-                closer = float(np.hypot(*(xy - centre))) - float(np.hypot(*(peak - centre)))
+                centre = pocket_centre(pocket)
+                from_peak = float(np.hypot(*(peak - centre)))
+                closest = _closest_approach_mm(peak[None, :], (step / dt)[None, :], dt)[
+                    0, POCKETS.index(pocket)
+                ]
                 if (
-                    float(np.hypot(*(peak - centre))) > MOUTH_MM
-                    and closer >= FAINT_LEAD_MIN_MM
-                    and float(np.linalg.norm(path - centre, axis=1).min()) <= CAPTURE_MM
+                    from_peak > MOUTH_MM
+                    and float(np.hypot(*(xy - centre))) - from_peak >= FAINT_LEAD_MIN_MM
+                    and closest <= CAPTURE_MM
                 ):
                     used.add(k)
-                    self.faint_leads.append(
-                        Drop(
-                            CLASS_NAMES[class_id],
-                            pocket,
-                            frame_index,
-                            time_s,
-                            (float(peak[0]), float(peak[1])),
-                        )
-                    )
+                    peak_xy = (float(peak[0]), float(peak[1]))
+                    self.faint_leads.append(Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, peak_xy))
                     break
 
     def _bounced(self, drop: Drop | None, before: np.ndarray, now: np.ndarray) -> None:
@@ -304,7 +311,7 @@ class PocketWatch:
         prediction cost more than "fell in, and another appeared")."""
         if drop is None or drop.pocket is None or drop not in self.drops:
             return
-        centre = _CENTRES[POCKETS.index(drop.pocket)]
+        centre = pocket_centre(drop.pocket)
         if np.hypot(*(now - centre)) > np.hypot(*(before - centre)) + BOUNCE_AWAY_MM:
             self.drops.remove(drop)
 
@@ -319,7 +326,7 @@ class PocketWatch:
             if drop.pocket is None:
                 near = float(np.hypot(xy[0] - drop.xy[0], xy[1] - drop.xy[1])) <= REAPPEAR_MM
             else:
-                centre = _CENTRES[POCKETS.index(drop.pocket)]
+                centre = pocket_centre(drop.pocket)
                 near = float(np.hypot(xy[0] - centre[0], xy[1] - centre[1])) <= REAPPEAR_MM
             if near:
                 del self.drops[k]
@@ -329,12 +336,20 @@ class PocketWatch:
 def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
     """Of `drops`, the one into a pocket within `REAPPEAR_MM` of `xy` (the nearest), if any."""
     near = [
-        (float(np.hypot(*(xy - _CENTRES[POCKETS.index(d.pocket)]))), k)
+        (float(np.hypot(*(xy - pocket_centre(d.pocket)))), k)
         for k, d in enumerate(drops)
         if d.pocket is not None
     ]
     near = [(distance, k) for distance, k in near if distance <= REAPPEAR_MM]
     return drops[min(near)[1]] if near else None
+
+
+def _closest_approach_mm(xy: np.ndarray, velocity: np.ndarray, dt: float) -> np.ndarray:
+    """(N, 4): how near each piece's path (rows of `xy`, `velocity`) comes to each pocket's
+    centre within the lookahead (`LOOKAHEAD_FRAMES` looks `dt` apart)."""
+    steps = np.linspace(0.0, LOOKAHEAD_FRAMES * dt, 9)
+    path = xy[:, None, :] + steps[None, :, None] * velocity[:, None, :]
+    return np.linalg.norm(path[:, :, None, :] - _CENTRES[None, None, :, :], axis=3).min(axis=1)
 
 
 def _where_they_went(
@@ -346,9 +361,7 @@ def _where_they_went(
     cannot tell)."""
     if not len(xy):
         return []
-    steps = np.linspace(0.0, LOOKAHEAD_FRAMES * dt, 9)
-    path = xy[:, None, :] + steps[None, :, None] * velocity[:, None, :]
-    closest = np.linalg.norm(path[:, :, None, :] - _CENTRES[None, None, :, :], axis=3).min(axis=1)
+    closest = _closest_approach_mm(xy, velocity, dt)
     k = np.argmin(closest, axis=1)
     rows = np.arange(len(xy))
     # A corner pocket's hole reaches past the surface's edge: a piece seen over it is falling

@@ -1075,13 +1075,11 @@ class StrokeSegmenter:
         after = after - late
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
-        since_s = stroke.start_time_s - STRIKE_LOOKBACK_S
-        watched = _watched_since(self._pocket_watch.drops, since_s)
-        in_holes = _watched_since(self._pocket_watch.in_holes, since_s)
-        leads = [replace(e, guess=True) for e in _watched_since(self._pocket_watch.faint_leads, since_s)]
-        self._pocket_watch.drops.clear()
-        self._pocket_watch.in_holes.clear()
-        self._pocket_watch.faint_leads.clear()
+        drops, seen_in_holes, faint_leads = self._pocket_watch.take_since(
+            stroke.start_time_s - STRIKE_LOOKBACK_S
+        )
+        watched, in_holes = _departures(drops), _departures(seen_in_holes)
+        leads = [replace(e, guess=True) for e in _departures(faint_leads)]
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         kept, dropped, vanished = _reconcile(
             stroke, before, after, watched, stroke.carried_vanished, in_holes, leads
@@ -1175,9 +1173,9 @@ class StrokeSegmenter:
         )
 
 
-def _watched_since(drops: list[Drop], since_s: float) -> list[ItemEvent]:
-    """The pocket watch's `drops` (or sightings) from `since_s` on, as departures."""
-    return [ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy) for d in drops if d.time_s >= since_s]
+def _departures(drops: list[Drop]) -> list[ItemEvent]:
+    """The pocket watch's `drops` (or sightings, or leads) as departures."""
+    return [ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy) for d in drops]
 
 
 def _seen_within(event: ItemEvent, distance_mm: float) -> bool:
@@ -1279,6 +1277,7 @@ def _reconcile(
     `faint_leads`: pieces gone from view whose faint peak was seen further on, heading into a
     pocket (`pocket_watch.FAINT_LEAD_MIN_MM`): believed after everything else that went into a
     pocket, and never for another colour."""
+    faint_leads = faint_leads or []
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     # The striker falling into a pocket is seen over the hole as a white coin as often as not:
     # a white sighting where the striker went in about then is the striker (development video
@@ -1309,7 +1308,7 @@ def _reconcile(
         own = sorted(sighted + _unmatched(tracked, sighted, item), key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
-        pockets[item] += _unmatched([e for e in faint_leads or [] if e.item == item], pockets[item], item)
+        pockets[item] += _unmatched(faint_leads, pockets[item], item)
         # Overboard only when a piece was seen going: over the surface's edge, or by the
         # tracker's own sighting. A track merely projected off the surface (lost while fast,
         # anywhere on the board) is far likelier a coin the detector missed at rest than one
@@ -1343,7 +1342,7 @@ def _reconcile(
             for e in pockets[other]:
                 # A coin seen in a hole is the colour seen: only confusions on the move are
                 # mended so.
-                if e not in in_holes and e not in (faint_leads or []) and fills(item, e):
+                if e not in in_holes and e not in faint_leads and fills(item, e):
                     kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
                 else:
                     left.append(e)
