@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from samples.render.styles import ANY_STYLE, style_names
+
 MATCH_FRAMES = 20  # a recorded strike this close to the true one is the same stroke
 
 
@@ -549,9 +551,12 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-def make_videos(out: Path, seeds: list[int], size: tuple[int, int], skill: float, bump_every: int) -> None:
+def make_videos(
+    out: Path, seeds: list[int], size: tuple[int, int], skill: float, bump_every: int, style: str = ANY_STYLE
+) -> None:
     """Generator videos for the figures, like `carrom synth` (one board each), with a camera
-    bump halfway through every `bump_every`-th one."""
+    bump halfway through every `bump_every`-th one; `style` names one look for all of them
+    (a failing look gathered on its own), else each seed draws its own."""
     from samples.match import simulate_match
     from samples.render.video import render_video
 
@@ -566,7 +571,7 @@ def make_videos(out: Path, seeds: list[int], size: tuple[int, int], skill: float
         sim = simulate_match(seed, boards=1, skill=skill, camera_bumps_s=bumps)
         folder.mkdir(parents=True, exist_ok=True)
         truth = render_video(
-            sim.timeline, folder / "match.mp4", seed=seed, size=size, bump_frames=sim.bump_frames
+            sim.timeline, folder / "match.mp4", seed=seed, style=style, size=size, bump_frames=sim.bump_frames
         )
         truth["match"] = _as_data(sim.truth_dict())
         (folder / "truth.json").write_text(json.dumps(truth, separators=(",", ":")))
@@ -600,6 +605,12 @@ def main(argv: list[str] | None = None) -> int:
         "--bump-every", type=int, default=3, help="every Nth video --make renders has a camera bump"
     )
     parser.add_argument(
+        "--style",
+        choices=style_names(),
+        default=ANY_STYLE,
+        help="look of the videos --make renders (default: each seed draws one)",
+    )
+    parser.add_argument(
         "--mode",
         choices=("oracle", "video", "both", "video-truth-camera"),
         default="both",
@@ -623,7 +634,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.make is not None:
         width, height = (int(v) for v in args.size.lower().split("x"))
-        make_videos(args.make, parse_seeds(args.seeds), (width, height), args.skill, args.bump_every)
+        make_videos(
+            args.make, parse_seeds(args.seeds), (width, height), args.skill, args.bump_every, args.style
+        )
         return 0
     modes = ("oracle", "video") if args.mode == "both" else (args.mode,)
     results: dict[str, Any] = {}
