@@ -13,7 +13,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, STRIKER_RADIUS_MM
+from calibration.geometry import (
+    COIN_RADIUS_MM,
+    POCKET_RADIUS_MM,
+    STRIKER_RADIUS_MM,
+    on_playing_surface,
+    pocket_distance_mm,
+)
 from vision.detect.base import BoardView
 
 # From well inside a carromman's rim to well outside the striker's.
@@ -25,17 +31,31 @@ _RAYS = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 # the true rim (the bevel, the blur). On the development videos' dim boards carrommen read
 # 12-16 mm (99% of them), the striker 18-19 mm.
 STRIKER_MIN_RIM_MM = 0.5 * (COIN_RADIUS_MM + STRIKER_RADIUS_MM)
+# A disc lying against a cushion or at a pocket's mouth has the surface's edge or the hole's
+# within the radii looked at: along the rays that cross it the sharpest change is that edge,
+# not the disc's rim (development video 9182, a `warm-lamp` board: a white lying 20 mm from
+# the cushion, between a carromman's radius and the striker's, read as the striker's size:
+# 19.3 mm over every ray). Sizing a disc, each ray counts only out to where it leaves the
+# surface or meets a hole (that white: 11.3 mm; a striker lying at a corner's mouth, 21 mm
+# from the cushion, development video 9116: 21.3 mm either way), and a radius reached by
+# fewer than a quarter of the rays is not looked at.
+MIN_CLEAR_RAYS = len(_ANGLES) // 4
 
 
 def rim_radii_mm(view: BoardView, centres_mm: np.ndarray) -> np.ndarray:
-    """(N,) rim radius in mm of the disc whose face is centred at each of `centres_mm` (N, 2)."""
-    return rims(view, centres_mm)[0]
+    """(N,) rim radius in mm of the disc whose face is centred at each of `centres_mm` (N, 2),
+    measured along the rays out to where they leave the surface or meet a pocket's hole (NaN
+    where no radius is reached by `MIN_CLEAR_RAYS`)."""
+    return rims(view, centres_mm, clear_rays_only=True)[0]
 
 
-def rims(view: BoardView, centres_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def rims(
+    view: BoardView, centres_mm: np.ndarray, clear_rays_only: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """(N,) rim radius in mm and (N,) its sharpness (the grey-level change across the rim per
     half millimetre, median over the rays) of the disc whose face is centred at each of
-    `centres_mm` (N, 2)."""
+    `centres_mm` (N, 2); with `clear_rays_only`, over the rays out to where they leave the
+    surface or meet a pocket's hole (`MIN_CLEAR_RAYS`)."""
     centres = np.asarray(centres_mm, dtype=np.float64).reshape(-1, 2)
     if not len(centres):
         return np.zeros(0), np.zeros(0)
@@ -53,5 +73,21 @@ def rims(view: BoardView, centres_mm: np.ndarray) -> tuple[np.ndarray, np.ndarra
     polar = cv2.cvtColor(polar_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     polar = polar.reshape(len(centres), len(_ANGLES), len(_RADII_MM))
     # The change between two neighbouring radii is placed halfway between them.
-    change = np.median(np.abs(np.diff(polar, axis=2)), axis=1)
-    return _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2, change.max(axis=1)
+    per_ray = np.abs(np.diff(polar, axis=2))
+    if not clear_rays_only:
+        change = np.median(per_ray, axis=1)
+        return _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2, change.max(axis=1)
+    flat = points.reshape(-1, 2)
+    clear = (on_playing_surface(flat) & (pocket_distance_mm(flat) > POCKET_RADIUS_MM)).reshape(
+        len(centres), len(_ANGLES), len(_RADII_MM)
+    )
+    # A ray counts out to where it first leaves the surface or meets a hole.
+    clear = np.logical_and.accumulate(clear, axis=2)[:, :, 1:]
+    counted = clear.sum(axis=1) >= MIN_CLEAR_RAYS  # (N, radii): reached by enough rays
+    # Radii not counted are given every ray, so that no median is of nothing, and then set aside.
+    change = np.nanmedian(np.where(clear | ~counted[:, None, :], per_ray, np.nan), axis=1)
+    change = np.where(counted, change, -1.0)
+    sized = counted.any(axis=1)
+    radius = np.where(sized, _RADII_MM[:-1][np.argmax(change, axis=1)] + _STEP_MM / 2, np.nan)
+    sharpness = np.where(sized, change.max(axis=1), np.nan)
+    return radius, sharpness
