@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, pocket_distance_mm
+from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, pocket_distance_mm
 from vision.detections import CLASS_NAMES, Detections
 from vision.tracks import TrackFrame, TrackState
 
@@ -23,16 +23,19 @@ CONTINUE_MM = 10.0
 # black creeping to the lip faded at 200 mm/s as it stopped: development video 9112): what
 # fades in faster flight is blur, and the pocket watch and the counts at rest weigh that.
 SLOW_MM_S = 400.0
-# A black anywhere: it is the one that fades against the dark hole. The queen too, lying well
-# away from every pocket (development video 9153: put back on the centre spot, found at 0.55 to
-# 0.8 for a second, then at 0.37 to 0.39 for a minute, and counted gone); at a pocket's mouth a
-# piece sinking into the hole fades the same way (a white falling in along the cushion was
-# continued by faint white peaks at the mouth, and counted lying there after: development video
-# 9127). Not a white: faint white peaks lie still where no piece is, between pieces or on a
-# print (9127: one at 0.27 for seconds kept a white "lying" on a base line after a false look).
+# A black anywhere: it is the one that fades against the dark hole. The queen too, lying clear
+# of every pocket's mouth (development video 9153: put back on the centre spot, found at 0.55 to
+# 0.8 for a second, then at 0.37 to 0.39 for a minute, and counted gone; 9173, a `warm-lamp`
+# board: come to rest 65 mm from a pocket's centre, found at 0.40 to 0.42 and at 0.39 between,
+# taken into the pocket a stroke before she went); at a pocket's mouth a piece sinking into the
+# hole fades the same way (a white falling in along the cushion was continued by faint white
+# peaks at the mouth, and counted lying there after: development video 9127). Clear of the
+# mouth: her rim a coin's width outside the hole's edge. Not a white: faint white peaks lie
+# still where no piece is, between pieces or on a print (9127: one at 0.27 for seconds kept a
+# white "lying" on a base line after a false look).
 CONTINUED = (CLASS_NAMES.index("black"),)
 CONTINUED_AWAY = (CLASS_NAMES.index("queen"),)
-AWAY_FROM_POCKETS_MM = 80.0
+AWAY_FROM_POCKETS_MM = POCKET_RADIUS_MM + 2.0 * COIN_RADIUS_MM
 
 
 def continued(
