@@ -996,6 +996,51 @@ def test_a_striker_lost_mid_board_is_not_pocketed_where_the_tracker_projects_it(
     assert stroke["pocketed"] == ["white"]
 
 
+def test_a_striker_seen_lying_on_the_surface_after_going_in_was_not_pocketed() -> None:
+    """A dim striker runs to a corner's mouth and its track is lost there, taken into the
+    pocket; two looks later it is glimpsed lying 43 mm from the pocket's centre, clear of the
+    hole, and then not seen again until it is lifted (development video 9151: a false striker
+    pocketing, a due and the turn lost). It did not go in. Unseen after its track went, it
+    did."""
+    from calibration.geometry import POCKETS, pocket_centre
+
+    start, _ = _stroke_frames(one_stroke_board())
+    lost = start + 6
+    hole = pocket_centre("SE")
+    at_mouth = hole + np.array([-40.0, 40.0])
+    lying = hole + np.array([-30.5, 30.5])
+
+    def into_the_mouth(frames: Iterator[TrackFrame], glimpsed: bool) -> Iterator[TrackFrame]:
+        for frame in frames:
+            striker = frame.class_id == STRIKER_CLASS
+            if frame.frame_index == lost:
+                xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+                state, pocket = frame.state.copy(), frame.pocket.copy()
+                xy[striker], velocity[striker] = at_mouth, (600.0, -600.0)
+                state[striker], pocket[striker] = int(TrackState.POCKETED), POCKETS.index("SE")
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy, velocity,
+                    state, pocket, frame.score,
+                )  # fmt: skip
+            elif frame.frame_index > lost:
+                frame = frame.select(~striker)
+                if glimpsed and frame.frame_index in (lost + 2, lost + 3):
+                    frame = TrackFrame(
+                        frame.frame_index, frame.time_s, np.append(frame.track_id, 999),
+                        np.append(frame.class_id, STRIKER_CLASS), np.vstack([frame.xy_mm, lying]),
+                        np.vstack([frame.velocity_mm_s, (0.0, 0.0)]),
+                        np.append(frame.state, int(TrackState.AT_REST)), np.append(frame.pocket, -1),
+                        np.append(frame.score, 0.5),
+                    )  # fmt: skip
+            yield frame
+
+    truth = list(oracle_track_frames(one_stroke_board().timeline()))
+    (unseen,) = strokes_of(record(one_stroke_board(), into_the_mouth(iter(truth), glimpsed=False)))
+    assert sorted(unseen["pocketed"]) == ["striker", "white"]
+    (seen,) = strokes_of(record(one_stroke_board(), into_the_mouth(iter(truth), glimpsed=True)))
+    assert seen["pocketed"] == ["white"]
+
+
 def test_a_striker_track_jumping_for_a_look_onto_the_frames_wood_is_no_strike() -> None:
     """North's striker lies aimed on its base line; a false striker on the frame's wood just
     behind it takes its track for a look (150 mm off at a strike's speed), and the next look

@@ -186,6 +186,8 @@ class _Stroke:
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
+    # The striker's last sighting on the surface, clear of the holes (`POCKET_MOUTH_MM`).
+    striker_on_surface_s: float = -np.inf
 
 
 class _CountsThen:
@@ -880,6 +882,9 @@ class StrokeSegmenter:
             stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
+                lying = float(np.min(np.linalg.norm(pocket_centres() - piece.position, axis=1)))
+                if on_playing_surface(piece.xy) and lying > POCKET_MOUTH_MM:
+                    stroke.striker_on_surface_s = frame.time_s
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
             # a hand, or one that was not on the board at the strike (a due being put back
@@ -1101,8 +1106,16 @@ class StrokeSegmenter:
         # striker lost mid-board at the strike's speed into a pocket 130 to 210 mm away; the
         # development videos' true striker pocketings were last seen 21 to 83 mm from the
         # pocket's centre, three false ones 130 to 207 mm).
+        # And not one seen on the surface after it went in (development video 9151: a dim striker
+        # lost at a corner's mouth, its track taken into the pocket, glimpsed lying 43 mm from
+        # the pocket's centre two looks later, then unseen until it was lifted).
         striker_events = [
-            e for e in stroke.events if e.item == "striker" and not e.guess and _at_its_pocket(e)
+            e
+            for e in stroke.events
+            if e.item == "striker"
+            and not e.guess
+            and _at_its_pocket(e)
+            and stroke.striker_on_surface_s <= e.time_s
         ]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
@@ -1110,7 +1123,12 @@ class StrokeSegmenter:
         )
         if not striker_events and not striker_back:
             striker_events = [
-                e for e in watched if e.item == "striker" and e.pocket is not None and _at_its_pocket(e)
+                e
+                for e in watched
+                if e.item == "striker"
+                and e.pocket is not None
+                and _at_its_pocket(e)
+                and stroke.striker_on_surface_s <= e.time_s
             ][-1:]
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
