@@ -36,6 +36,7 @@ from calibration.geometry import (
     on_playing_surface,
     pocket_centre,
     pocket_centres,
+    pocket_distance_mm,
     striker_legal_range,
 )
 from vision.detections import Detections
@@ -882,8 +883,8 @@ class StrokeSegmenter:
             stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
-                lying = float(np.min(np.linalg.norm(pocket_centres() - piece.position, axis=1)))
-                if on_playing_surface(piece.xy) and lying > POCKET_MOUTH_MM:
+                clear_of_holes = float(pocket_distance_mm(piece.position)[0]) > POCKET_MOUTH_MM
+                if on_playing_surface(piece.xy) and clear_of_holes:
                     stroke.striker_on_surface_s = frame.time_s
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
@@ -1101,6 +1102,7 @@ class StrokeSegmenter:
         # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
         # hidden or missed, not gone: it stays on the board until a later look finds it gone.
         after = after + Counter(vanished)
+
         # The striker has no count at rest to confirm a guess by: only a departure seen counts,
         # and a pocketing only where it was last seen at the pocket (a tracker projects a dim
         # striker lost mid-board at the strike's speed into a pocket 130 to 210 mm away; the
@@ -1109,13 +1111,13 @@ class StrokeSegmenter:
         # And not one seen on the surface after it went in (development video 9151: a dim striker
         # lost at a corner's mouth, its track taken into the pocket, glimpsed lying 43 mm from
         # the pocket's centre two looks later, then unseen until it was lifted).
+        def unseen_since(event: ItemEvent) -> bool:
+            return stroke.striker_on_surface_s <= event.time_s
+
         striker_events = [
             e
             for e in stroke.events
-            if e.item == "striker"
-            and not e.guess
-            and _at_its_pocket(e)
-            and stroke.striker_on_surface_s <= e.time_s
+            if e.item == "striker" and not e.guess and _at_its_pocket(e) and unseen_since(e)
         ]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
@@ -1125,10 +1127,7 @@ class StrokeSegmenter:
             striker_events = [
                 e
                 for e in watched
-                if e.item == "striker"
-                and e.pocket is not None
-                and _at_its_pocket(e)
-                and stroke.striker_on_surface_s <= e.time_s
+                if e.item == "striker" and e.pocket is not None and _at_its_pocket(e) and unseen_since(e)
             ][-1:]
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
