@@ -1110,14 +1110,25 @@ class StrokeSegmenter:
         # pocket's centre, three false ones 130 to 207 mm).
         # And not one seen on the surface after it went in (development video 9151: a dim striker
         # lost at a corner's mouth, its track taken into the pocket, glimpsed lying 43 mm from
-        # the pocket's centre two looks later, then unseen until it was lifted).
-        def unseen_since(event: ItemEvent) -> bool:
-            return stroke.striker_on_surface_s <= event.time_s
+        # the pocket's centre two looks later, then unseen until it was lifted), nor one last
+        # seen where a carromman lies now: discs do not overlap, so that was the coin, read as
+        # the striker (development video 9189: a white at a corner's mouth read so for one look
+        # at the break, 5 mm from where it lay still after, while the dim striker lay unseen).
+        coins_now = np.array(
+            [
+                p.xy
+                for p in self.pieces.values()
+                if p.item in CARROMMEN and p.on_board and p.state != int(TrackState.OCCLUDED)
+            ]
+        ).reshape(-1, 2)
+
+        def went_in(event: ItemEvent) -> bool:
+            return stroke.striker_on_surface_s <= event.time_s and not _on_a_carromman(event.xy, coins_now)
 
         striker_events = [
             e
             for e in stroke.events
-            if e.item == "striker" and not e.guess and _at_its_pocket(e) and unseen_since(e)
+            if e.item == "striker" and not e.guess and _at_its_pocket(e) and went_in(e)
         ]
         striker_back = any(
             p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
@@ -1127,7 +1138,7 @@ class StrokeSegmenter:
             striker_events = [
                 e
                 for e in watched
-                if e.item == "striker" and e.pocket is not None and _at_its_pocket(e) and unseen_since(e)
+                if e.item == "striker" and e.pocket is not None and _at_its_pocket(e) and went_in(e)
             ][-1:]
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
@@ -1233,6 +1244,14 @@ def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
     return np.array(
         [p.xy for p in pieces.values() if p.item == "striker" and p.on_board], dtype=float
     ).reshape(-1, 2)
+
+
+def _on_a_carromman(xy: tuple[float, float], coins_mm: np.ndarray) -> bool:
+    """Whether `xy` lies within a coin's radius of a carromman's centre (rows of `coins_mm`)."""
+    return (
+        bool(len(coins_mm))
+        and float(np.linalg.norm(coins_mm - np.asarray(xy), axis=1).min()) < COIN_RADIUS_MM
+    )
 
 
 def _over_the_striker(xy: np.ndarray, striker_mm: np.ndarray) -> bool:
