@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, deque
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -216,7 +217,7 @@ class _CountsThen:
         (development video 9110)."""
         if self._given_striker_mm is not None:
             return self._given_striker_mm
-        return _striker_tracks_mm(self._tracks)
+        return _tracks_mm(self._tracks, ("striker",))
 
     @functools.cached_property
     def counts(self) -> Counter[str]:
@@ -867,7 +868,7 @@ class StrokeSegmenter:
     # ------------------------------------------------------------------ during the stroke
     def _follow(self, stroke: _Stroke, frame: TrackFrame, gone: dict[int, tuple[Piece, int]]) -> None:
         cfg = self.config
-        striker_mm = _striker_tracks_mm(self.pieces)
+        striker_mm: np.ndarray | None = None  # where the striker's tracks lie, once needed
         for tid, (piece, how) in gone.items():
             if tid in stroke.seen_ids:
                 continue
@@ -922,11 +923,20 @@ class StrokeSegmenter:
             start = stroke.snapshot.get(piece.track_id)
             if piece.item != "striker" and start is not None:
                 moved = float(np.linalg.norm(piece.position - start.position))
-                if moved > cfg.touch_mm and not _over_the_striker(piece.position, striker_mm):
-                    # A touched piece stays displaced; noise exceeds the margin once in a while.
-                    stroke.displaced[piece.track_id] = stroke.displaced.get(piece.track_id, 0) + 1
-                    if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
-                        stroke.touched = True
+                if moved > cfg.touch_mm:
+                    if striker_mm is None:
+                        striker_mm = _tracks_mm(self.pieces, ("striker",))
+                    # A carromman's track come to lie on the striker, where no coin can be, was
+                    # handed the striker, read as a coin (development video 9165: under the hand
+                    # placing it, the striker was read as a white; the white's track, 80 mm off,
+                    # jumped onto it and "moved": a nudge was taken for a stroke that touched,
+                    # and the real stroke from there was then refused as one from where the last
+                    # had ended). A touched piece stays displaced; noise exceeds the margin once
+                    # in a while.
+                    if not _near_any(piece.position, striker_mm, STRIKER_RADIUS_MM):
+                        stroke.displaced[piece.track_id] = stroke.displaced.get(piece.track_id, 0) + 1
+                        if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
+                            stroke.touched = True
             self._extend_path(stroke, piece, start)
 
     def _swapped(self, piece: Piece, anchor: tuple[float, float], stroke: _Stroke, time_s: float) -> bool:
@@ -1061,7 +1071,7 @@ class StrokeSegmenter:
     def _close(self, stroke: _Stroke, frame_index: int, time_s: float, settled: bool) -> StrokeRecord:
         # Where the striker's track lies before lost tracks are let go: one lost while moving
         # may be lying there read as a coin.
-        striker_mm = _striker_tracks_mm(self.pieces)
+        striker_mm = _tracks_mm(self.pieces, ("striker",))
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
         after = self._counts_then(striker_mm).counts
@@ -1114,26 +1124,19 @@ class StrokeSegmenter:
         # seen where a carromman lies now: discs do not overlap, so that was the coin, read as
         # the striker (development video 9189: a white at a corner's mouth read so for one look
         # at the break, 5 mm from where it lay still after, while the dim striker lay unseen).
-        coins_now = np.array(
-            [
-                p.xy
-                for p in self.pieces.values()
-                if p.item in CARROMMEN and p.on_board and p.state != int(TrackState.OCCLUDED)
-            ]
-        ).reshape(-1, 2)
+        coins_now = _tracks_mm(self.pieces, CARROMMEN, in_view=True)
 
         def went_in(event: ItemEvent) -> bool:
-            return stroke.striker_on_surface_s <= event.time_s and not _on_a_carromman(event.xy, coins_now)
+            return stroke.striker_on_surface_s <= event.time_s and not _near_any(
+                event.xy, coins_now, COIN_RADIUS_MM
+            )
 
         striker_events = [
             e
             for e in stroke.events
             if e.item == "striker" and not e.guess and _at_its_pocket(e) and went_in(e)
         ]
-        striker_back = any(
-            p.item == "striker" and p.on_board and p.state != int(TrackState.OCCLUDED)
-            for p in self.pieces.values()
-        )
+        striker_back = len(_tracks_mm(self.pieces, ("striker",), in_view=True)) > 0
         if not striker_events and not striker_back:
             striker_events = [
                 e
@@ -1239,28 +1242,24 @@ def _flying_away_from(
     return abs(float(v[0] * away[1] - v[1] * away[0])) / float(np.linalg.norm(v)) <= STRANGER_LINE_MM
 
 
-def _striker_tracks_mm(pieces: dict[int, Piece]) -> np.ndarray:
-    """(N, 2) where the striker's tracks on the board lie, seen or not."""
+def _tracks_mm(pieces: dict[int, Piece], items: Collection[str], in_view: bool = False) -> np.ndarray:
+    """(N, 2) where the tracks of pieces of `items` on the board lie: seen or not, or (`in_view`)
+    seen."""
     return np.array(
-        [p.xy for p in pieces.values() if p.item == "striker" and p.on_board], dtype=float
+        [
+            p.xy
+            for p in pieces.values()
+            if p.item in items and p.on_board and not (in_view and p.state == int(TrackState.OCCLUDED))
+        ],
+        dtype=float,
     ).reshape(-1, 2)
 
 
-def _on_a_carromman(xy: tuple[float, float], coins_mm: np.ndarray) -> bool:
-    """Whether `xy` lies within a coin's radius of a carromman's centre (rows of `coins_mm`)."""
+def _near_any(xy: tuple[float, float] | np.ndarray, points_mm: np.ndarray, distance_mm: float) -> bool:
+    """Whether `xy` lies within `distance_mm` of any row of `points_mm`."""
     return (
-        bool(len(coins_mm))
-        and float(np.linalg.norm(coins_mm - np.asarray(xy), axis=1).min()) < COIN_RADIUS_MM
+        bool(len(points_mm)) and float(np.linalg.norm(points_mm - np.asarray(xy), axis=1).min()) < distance_mm
     )
-
-
-def _over_the_striker(xy: np.ndarray, striker_mm: np.ndarray) -> bool:
-    """Whether a carromman's track lies on the striker, where no coin can be: it was handed the
-    striker, read as a coin (development video 9165: under the hand placing it, the striker was
-    read as a white; the white's track, 80 mm off, jumped onto it and "moved": a nudge was taken
-    for a stroke that touched, and the real stroke from there was then refused as one from where
-    the last had ended)."""
-    return bool(len(striker_mm)) and float(np.linalg.norm(striker_mm - xy, axis=1).min()) < STRIKER_RADIUS_MM
 
 
 def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> bool:
