@@ -1393,3 +1393,36 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
 
     strokes = strokes_of(record(board(), glimpsed(iter(truth))))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
+
+
+def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_stroke() -> None:
+    """South's striker stops behind South's base line, and a hand covers it a while (a dim
+    lamp: unseen); seen there again for a look under the hand, it is carried across the board
+    to North's base line in plain sight, as fast as a strike, its line over South's base band.
+    It lay there all along: that look was no glimpse of it already in flight, and the carry
+    no stroke from South (development video 9189: a stroke from nowhere, and North's real
+    stroke after it missed)."""
+    from calibration.geometry import seat_to_board
+
+    def board() -> tuple[ScriptedMatch, int, int, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(0.0, -310.0))
+        covered = len(m._xy)
+        m.wait(1.5)
+        glimpsed = len(m._xy)
+        m.wait(0.3)
+        carried = len(m._xy)
+        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 2000.0)})
+        m.wait(1.0)
+        m.strike("N", target="B2", pocket="SE")
+        return m, covered, glimpsed, carried
+
+    m, covered, glimpsed, carried = board()
+    frames = striker_occluded_between(
+        striker_occluded_between(oracle_track_frames(m.timeline()), covered, glimpsed - 1),
+        glimpsed + 1, carried + 2,
+    )  # fmt: skip
+    strokes = strokes_of(record(board()[0], frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]

@@ -253,6 +253,8 @@ class _Rest:
     # Its track unseen for longer than a strike's window before: the speed that made it still
     # was measured across the gap (a striker found again mid-flight can read slow).
     after_gap: bool = False
+    # Seen lying at this very spot before that gap: it lay here all along (`_glimpsed_in_flight`).
+    lay_here_before: bool = False
 
     @property
     def counts(self) -> Counter[str]:
@@ -487,6 +489,7 @@ class StrokeSegmenter:
                 self._repositioned,
                 since_s,
                 after_gap=self._unseen_before_s(fastest) > cfg.strike_window_s,
+                lay_here_before=self._lay_here_before(fastest),
             )
             return
         if fastest.speed_mm_s >= cfg.strike_speed_mm_s and self._flight_strike(fastest, rest, frame):
@@ -583,9 +586,21 @@ class StrokeSegmenter:
         reads slow), and on the line of the flight seen since, behind it (development video
         9102: unseen from where it lay until 3 frames into its run). A hand carrying the
         striker and a false striker it jumps to make no such line."""
-        if not rest.after_gap or self._struck_from(rest) is not None:
+        if not rest.after_gap or rest.lay_here_before or self._struck_from(rest) is not None:
             return False
         return _flying_away_from(rest.xy, before.position, velocity)
+
+    def _lay_here_before(self, striker: Piece) -> bool:
+        """Whether the striker's sighting before this one, however long ago, had it lying still
+        at this same spot: seen again where it lay, it is not a glimpse of it in flight
+        (development video 9189: left lying behind a base line, glimpsed there again under
+        the hand that then carried it across the board in plain sight)."""
+        before = self._striker_seen_before.get(striker.track_id)
+        return (
+            before is not None
+            and before.speed_mm_s < self.config.strike_speed_mm_s / 3.0
+            and float(np.linalg.norm(before.position - striker.position)) <= self.config.still_mm
+        )
 
     def _unseen_strike(self, striker: Piece, rest: _Rest, frame: TrackFrame) -> bool:
         """A striker seen again far from where it rested on a base line, after a short while
