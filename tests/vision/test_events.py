@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calibration.geometry import BASE_LINE_MID_MM
+from rules.engine import replay
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
 from samples.timeline import HandPose
@@ -1426,3 +1427,111 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
     )  # fmt: skip
     strokes = strokes_of(record(board()[0], frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def south_misses_north_pockets() -> ScriptedMatch:
+    """South moves W3 and pockets nothing; North, whose turn it is then, pockets B2."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 10.0)
+    match.strike("S", target="W3")
+    match.put_striker("N", -30.0)
+    match.strike("N", target="B2", pocket="SE", speed=3000.0)
+    return match
+
+
+def test_a_stroke_whose_striker_is_seen_neither_aimed_nor_struck_is_left_to_whose_turn_it_is() -> None:
+    """North's striker is not seen from the moment South's stroke ends (a dim lamp: carried,
+    aimed and struck unseen, development video 9189); only the coin it sends flying, as fast
+    as only a strike sends one, tells of the stroke. Where it was struck from nobody saw:
+    the log leaves the player to the laws, whose turn it is, and says why."""
+    board = south_misses_north_pockets
+    clean = strokes_of(record(board()))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in clean] == [("S", []), ("N", ["black"])]
+    _, last = clean[0]["evidence"]["frames"]
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, 10**9)
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    strokes = strokes_of(record(board(), frames, recorder))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), (None, ["black"])]
+    blind = strokes[1]
+    assert "player" not in blind and blind["touched"] is True
+    assert blind["evidence"]["striker_start_mm"] is None and blind["evidence"]["striker_position"] is None
+    assert "strike_unseen" in blind["evidence"]
+    assert blind["evidence"]["frames"][0] <= clean[1]["evidence"]["frames"][0] + 12
+    # The laws give it to Ben, North, whose turn it was.
+    _, rulings = replay(parse_log(recorder.log()))
+    assert [r.player for r in rulings if r.event == "stroke"] == ["Asha", "Ben"]
+
+
+def striker_carried_as_a_coin_between(
+    frames: Iterator[TrackFrame], first: int, last: int
+) -> Iterator[TrackFrame]:
+    """From `first` to `last` the carried striker is read as a white coin, and the tracker hands
+    it the track of the first white on the board (that coin's own look dropped meanwhile)."""
+    white = CLASS_NAMES.index("white")
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            striker = frame.class_id == STRIKER_CLASS
+            coin = int(frame.track_id[frame.class_id == white].min())
+            keep = frame.track_id != coin
+            ids, classes = frame.track_id.copy(), frame.class_id.copy()
+            ids[striker], classes[striker] = coin, white
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, ids, classes, frame.xy_mm, frame.velocity_mm_s,
+                frame.state, frame.pocket, frame.score,
+            ).select(keep)  # fmt: skip
+        yield frame
+
+
+def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_stroke() -> None:
+    """South's striker is left lying behind South's base line, unseen (a dim lamp); a hand
+    carries it to North's base line as fast as a strike, and the detector reads it as a white
+    coin all the way (the tracker hands it a white's track). A coin flying that fast with the
+    striker nowhere in sight starts a stroke nobody saw struck; but nothing on the board
+    moved: it was the carry, and North's stroke after it is North's (development video
+    9189)."""
+    from calibration.geometry import seat_to_board
+
+    def board() -> tuple[ScriptedMatch, int, int, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 10.0)
+        m.strike("S", target="W3", picked_up=False, striker_end=(0.0, -310.0))
+        covered = len(m._xy)
+        m.wait(1.5)
+        carried = len(m._xy)
+        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 2000.0)})
+        arrived = len(m._xy)
+        m.wait(1.0)
+        m.strike("N", target="B2", pocket="SE")
+        return m, covered, carried, arrived
+
+    m, covered, carried, arrived = board()
+    hidden = striker_occluded_between(oracle_track_frames(m.timeline()), covered, carried - 1)
+    frames = striker_carried_as_a_coin_between(hidden, carried, arrived)
+    strokes = strokes_of(record(board()[0], frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), ("N", ["black"])]
+
+
+def test_a_coins_track_jumping_back_onto_its_own_spot_is_no_unseen_strike() -> None:
+    """North's striker is never seen (as above). A moment before North strikes, a hand's
+    false coin takes a white's track 200 mm off for a look, and the next look the track is
+    handed back to the white where it lies: a "flight" at 6 m/s onto its own spot, no coin
+    struck (development video 9189). The stroke starts when North strikes, not then."""
+    board = south_misses_north_pockets
+    clean = strokes_of(record(board()))
+    _, last = clean[0]["evidence"]["frames"]
+    first, _ = clean[1]["evidence"]["frames"]
+    dart = first - 5
+
+    def last_white(frame: TrackFrame) -> np.ndarray:
+        which = np.zeros(len(frame.track_id), dtype=bool)
+        which[np.flatnonzero(frame.class_id == CLASS_NAMES.index("white"))[-1]] = True
+        return which
+
+    hidden = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, 10**9)
+    off = taken_over_for_a_look(hidden, dart, last_white, lambda xy: xy + (200.0, 0.0), (900.0, 0.0))
+    frames = taken_over_for_a_look(off, dart + 1, last_white, lambda xy: xy, (-6000.0, 0.0))
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), (None, ["black"])]
+    assert strokes[1]["evidence"]["frames"][0] >= first - 2

@@ -14,7 +14,7 @@ from vision.events.config import EventConfig
 from vision.events.guard import EngineGuard
 from vision.events.log_writer import MatchLogWriter
 from vision.events.seats import SeatAssigner
-from vision.events.striker_position import IMPROPER_STRIKER_POSITION, striker_position_evidence
+from vision.events.striker_position import IMPROPER_STRIKER_POSITION, start_position_evidence
 from vision.events.strokes import ItemEvent, PlacementRecord, StrokeRecord, StrokeSegmenter
 from vision.tracks import TrackFrame
 
@@ -101,9 +101,10 @@ class MatchRecorder:
 
     def _stroke_event(self, record: StrokeRecord) -> dict[str, Any]:
         self.stroke_count += 1
-        player = self.seating.player_for(record.seat)  # type: ignore[arg-type]
+        # A strike nobody saw has no seat: the log leaves the player to the laws.
+        player = None if record.seat is None else self.seating.player_for(record.seat)  # type: ignore[arg-type]
         self._fix_header()
-        position = striker_position_evidence(record.seat, record.striker_start_xy)  # type: ignore[arg-type]
+        position = start_position_evidence(record.seat, record.striker_start_xy)
         event: dict[str, Any] = {"type": "stroke"}
         expected = self.guard.turn
         turn_note = None
@@ -121,6 +122,7 @@ class MatchRecorder:
         # A start traced back from the flight is an estimate: evidence, never a foul.
         if (
             "striker-position" in self.auto_fouls
+            and position is not None
             and not position["legal"]
             and not record.striker_start_traced
         ):
@@ -140,13 +142,15 @@ def _item_event(e: ItemEvent) -> dict[str, Any]:
     return out
 
 
-def stroke_evidence(record: StrokeRecord, position: dict[str, Any], index: int) -> dict[str, Any]:
+def stroke_evidence(record: StrokeRecord, position: dict[str, Any] | None, index: int) -> dict[str, Any]:
     evidence: dict[str, Any] = {
         "stroke": index,
         "frames": [record.start_frame, record.end_frame],
         "time_s": [round(record.start_time_s, 3), round(record.end_time_s, 3)],
         "seat": record.seat,
-        "striker_start_mm": [round(record.striker_start_xy[0], 1), round(record.striker_start_xy[1], 1)],
+        "striker_start_mm": None
+        if record.striker_start_xy is None
+        else [round(record.striker_start_xy[0], 1), round(record.striker_start_xy[1], 1)],
         "striker_position": position,
         "pocket_events": [_item_event(e) for e in record.pocketed],
         "overboard_events": [_item_event(e) for e in record.overboard],
@@ -155,6 +159,11 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any], index: int) 
     }
     if record.striker_start_traced:
         evidence["striker_start_traced"] = True  # not seen resting: traced back from its flight
+    if record.seat is None:
+        evidence["strike_unseen"] = (
+            "the striker was seen neither aimed nor struck; a coin flew at a strike's speed: "
+            "the stroke is the turn's player's"
+        )
     if record.new_board:
         evidence["new_board"] = True
     if record.dropped_pocket_events:

@@ -28,3 +28,10 @@ def striker_position_evidence(seat: Seat, xy_mm: np.ndarray) -> dict[str, Any]:
         "base_circle_cover_mm": None if cover is None else round(cover, 1),
         "arrow_clearance_mm": round(placement.arrow_clearance_mm, 1),
     }
+
+
+def start_position_evidence(seat: str | None, xy_mm: tuple[float, float] | None) -> dict[str, Any] | None:
+    """The figures above for a stroke's striker start, or None where the strike was not seen."""
+    if seat is None or xy_mm is None:
+        return None
+    return striker_position_evidence(seat, np.asarray(xy_mm, dtype=float))  # type: ignore[arg-type]

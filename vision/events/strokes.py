@@ -132,12 +132,12 @@ class PlacementRecord:
 
 @dataclass(frozen=True)
 class StrokeRecord:
-    seat: str
+    seat: str | None  # None: the strike was not seen (`_struck_unseen`)
     start_frame: int
     end_frame: int
     start_time_s: float
     end_time_s: float
-    striker_start_xy: tuple[float, float]
+    striker_start_xy: tuple[float, float] | None  # None where the seat is
     pocketed: tuple[ItemEvent, ...]  # reconciled, in the order they fell
     overboard: tuple[ItemEvent, ...]
     touched: bool
@@ -162,8 +162,8 @@ class _Stroke:
     start_frame: int
     start_time_s: float
     striker_id: int
-    striker_start: np.ndarray
-    seat: str
+    striker_start: np.ndarray | None  # None (and no seat): the strike was not seen
+    seat: str | None
     snapshot: dict[int, Piece]
     counts_before: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
@@ -287,9 +287,9 @@ class StrokeSegmenter:
         self._striker_handled = False
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
         self._last_visible_piece: dict[int, Piece] = {}
-        # The striker tracks' sightings before their last (a dim striker in flight is seen in
-        # looks a few frames apart: `_flight_strike`).
-        self._striker_seen_before: dict[int, Piece] = {}
+        # The tracks' sightings before their last (a dim striker in flight is seen in looks a
+        # few frames apart: `_flight_strike`; so is a coin struck unseen: `_struck_unseen`).
+        self._seen_before: dict[int, Piece] = {}
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
         # The seats players sit at, once known (None: any seat may strike, as before the first
@@ -369,8 +369,8 @@ class StrokeSegmenter:
         gone = self._read(frame)
         for piece in self.pieces.values():
             if piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING)):
-                if piece.item == "striker" and piece.track_id in self._last_visible_piece:
-                    self._striker_seen_before[piece.track_id] = self._last_visible_piece[piece.track_id]
+                if piece.track_id in self._last_visible_piece:
+                    self._seen_before[piece.track_id] = self._last_visible_piece[piece.track_id]
                 self._last_visible_piece[piece.track_id] = piece
         if self._stroke is None:
             # Departures between strokes are kept a moment: a strike the detector never saw
@@ -394,7 +394,13 @@ class StrokeSegmenter:
             if stroke.confirmed and not was_confirmed and stroke.placement is not None:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
-                out.append(self._close(stroke, frame.frame_index, frame.time_s, settled=True))
+                if stroke.striker_start is None and not self._board_moved(stroke):
+                    # What flew was carried, not struck (`_struck_unseen`): the striker may be
+                    # lying where it was put down meanwhile.
+                    self._stroke = None
+                    self._watch_striker(frame)
+                else:
+                    out.append(self._close(stroke, frame.frame_index, frame.time_s, settled=True))
         return out
 
     def finish(self, frame_index: int, time_s: float) -> list[StrokeRecord]:
@@ -449,6 +455,8 @@ class StrokeSegmenter:
             self._striker_handled = True  # in a hand (or under one) since the last stroke
         rest = self._striker_rest
         if rest is not None and (self._carromman_struck(rest, frame) or self._stranger_struck(rest, frame)):
+            return
+        if self._struck_unseen(rest, frame):
             return
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.state != held]
         if not strikers:
@@ -542,7 +550,7 @@ class StrokeSegmenter:
         if not self._seen_last_look(striker.track_id):
             # A dim striker in flight is seen in looks a few frames apart (development video
             # 9102): its sighting before, if the gap is one a blur explains.
-            earlier = self._striker_seen_before.get(striker.track_id)
+            earlier = self._seen_before.get(striker.track_id)
             if earlier is not None and frame.time_s - earlier.time_s <= cfg.strike_blur_s:
                 before = earlier
         if before is None or before.item != "striker" or not self._at_strike_speed(before):
@@ -595,7 +603,7 @@ class StrokeSegmenter:
         at this same spot: seen again where it lay, it is not a glimpse of it in flight
         (development video 9189: left lying behind a base line, glimpsed there again under
         the hand that then carried it across the board in plain sight)."""
-        before = self._striker_seen_before.get(striker.track_id)
+        before = self._seen_before.get(striker.track_id)
         return (
             before is not None
             and before.speed_mm_s < self.config.strike_speed_mm_s / 3.0
@@ -638,7 +646,7 @@ class StrokeSegmenter:
         under a hand, not struck unseen (development video 9165: carried 130 mm along the base
         line at 200 to 370 mm/s in glimpses, while the hand over them shifted two coins' centres
         by 6 mm, "moved" by an unseen strike). A striker struck unseen vanishes from its spot."""
-        before = self._striker_seen_before.get(striker.track_id)
+        before = self._seen_before.get(striker.track_id)
         return (
             before is not None
             and before.time_s > rest.time_s
@@ -716,6 +724,96 @@ class StrokeSegmenter:
                 return True
         return False
 
+    def _struck_unseen(self, rest: _Rest | None, frame: TrackFrame) -> bool:
+        """A carromman lying on the board when the last stroke ended flies at a strike's speed,
+        in two looks running, off the base bands, while the striker, handled since, is seen
+        nowhere: it was struck, but neither where it was aimed from nor its run was seen (a dim
+        lamp's striker on a base line can go unseen, or be read as a coin: development video
+        9189, twice). Only a strike sends a coin that fast between strokes; a hand carrying one
+        is not seen so, and a hand's false coin darts for a look. The stroke starts now, from a
+        seat nobody saw: the log leaves the player to the laws (whose turn it is)."""
+        if self.occupied_seats is None or not self._striker_handled or self._end_state is None:
+            return False
+        if rest is not None and self._aimed_lately(rest, frame):
+            return False  # aimed in sight a moment ago: the tests above are in charge
+        # Not seen for a strike's window: a striker lifted from where it lay a moment ago is
+        # being carried, and read as a coin in the hand it may fly (development video 9189).
+        # Picked up, put down on a base line, aimed and struck takes longer.
+        if any(
+            p.item == "striker" and frame.time_s - p.time_s <= self.config.strike_window_s
+            for tid, p in self._last_visible_piece.items()
+            if tid in self.pieces
+        ):
+            return False
+        for tid, p in self.pieces.items():
+            if p.item not in CARROMMEN or tid not in self._end_state or not self._at_strike_speed(p):
+                continue
+            # Its sighting before, a blur's gap ago at most, and flying too.
+            before = self._seen_before.get(tid)
+            if (
+                before is None
+                or frame.time_s - before.time_s > self.config.strike_blur_s
+                or not self._at_strike_speed(before)
+                or max(p.speed_mm_s, before.speed_mm_s) < STRANGER_SPEED_MM_S
+                or self._on_any_base_band(p.position)
+                or self._on_any_base_band(before.position)
+            ):
+                continue
+            # A track come back to where its coin lay is handed back to it, from a hand's
+            # false coin (development video 9189: a 5 m/s "flight" onto its own spot).
+            if float(np.linalg.norm(p.position - self._end_state[tid].position)) <= COIN_RADIUS_MM:
+                continue
+            striker_id = next((t for t, q in self.pieces.items() if q.item == "striker"), -1)
+            board = self._counts_then()
+            stroke = _Stroke(
+                counts_before=board.counts,
+                placing_zone_before=board.placing_zone,
+                start_frame=before.frame,
+                start_time_s=before.time_s,
+                striker_id=striker_id,
+                striker_start=None,
+                seat=None,
+                snapshot=dict(self._previous),
+                last_motion_s=frame.time_s,
+            )
+            stroke.events = [e for e in self._idle_events if e.time_s >= before.time_s]
+            stroke.seen_ids = {e.track_id for e in stroke.events}
+            stroke.touched = True
+            stroke.last_seen = {
+                t: (q.frame, q.time_s, q.xy, q.velocity)
+                for t, q in self._last_visible_piece.items()
+                if t in self.pieces and before.time_s - q.time_s <= STRIKE_LOOKBACK_S
+            }
+            stroke.confirmed = True
+            self._stroke = stroke
+            self._note_board_change(stroke)
+            return True
+        return False
+
+    def _board_moved(self, stroke: _Stroke) -> bool:
+        """Whether a stroke whose strike was not seen changed the board: a carromman seen
+        leaving it, or one lying now off its base bands where none lay before (at the last
+        stroke's end or at the strike) nor the striker lies. A hand carrying the striker, read
+        as a coin, at a strike's speed (development video 9189) moves nothing."""
+        if any(e.item in CARROMMEN for e in stroke.events):
+            return True
+        assert self._end_state is not None
+        lay = np.array(
+            [p.xy for p in (*self._end_state.values(), *stroke.snapshot.values()) if p.item in CARROMMEN],
+            dtype=float,
+        ).reshape(-1, 2)
+        striker_mm = _tracks_mm(self.pieces, ("striker",))
+        return any(
+            not _near_any(xy, lay, COIN_RADIUS_MM)
+            and not _near_any(xy, striker_mm, STRIKER_RADIUS_MM)
+            and not self._on_any_base_band(xy)
+            for xy in _tracks_mm(self.pieces, CARROMMEN, in_view=True)
+        )
+
+    def _on_any_base_band(self, xy: np.ndarray) -> bool:
+        """Whether `xy` lies on the base band of a seat a player sits at."""
+        return self._struck_from_xy(xy) is not None
+
     def _start_from_rest(self, rest: _Rest, striker_id: int, frame: TrackFrame, moved: bool) -> None:
         """A stroke recognised after its start: it began when the striker was last seen
         resting, with what happened meanwhile; confirmed at once."""
@@ -758,7 +856,7 @@ class StrokeSegmenter:
     def _unseen_before_s(self, piece: Piece) -> float:
         """How long the striker's track went unseen before this sighting (a new track's first:
         for ever)."""
-        before = self._striker_seen_before.get(piece.track_id)
+        before = self._seen_before.get(piece.track_id)
         return float("inf") if before is None else piece.time_s - before.time_s
 
     def _seen_last_look(self, track_id: int) -> bool:
@@ -799,6 +897,7 @@ class StrokeSegmenter:
         cfg = self.config
         striker = self.pieces.get(stroke.striker_id)
         gone = any(e.track_id == stroke.striker_id for e in stroke.events)
+        assert stroke.striker_start is not None and stroke.seat is not None  # a strike unseen is confirmed
         travelled = 0.0 if striker is None else float(np.linalg.norm(striker.position - stroke.striker_start))
         if striker is not None and striker.speed_mm_s >= cfg.rest_speed_mm_s:
             stroke.striker_moving_frames += 1
@@ -962,7 +1061,7 @@ class StrokeSegmenter:
         kept a settled stroke open until the hand carried the striker off, taken for the
         stroke's motion)."""
         before = self._previous.get(piece.track_id)
-        flown = self._striker_seen_before.get(piece.track_id) if piece.item == "striker" else None
+        flown = self._seen_before.get(piece.track_id) if piece.item == "striker" else None
         if flown is not None and flown.speed_mm_s >= self.config.fast_speed_mm_s:
             # Last seen flying: it flew on, unseen in its blur between looks (development video
             # 9145: a striker seen every other frame at 1.5 m/s was "swapped" at every look,
@@ -1181,6 +1280,7 @@ class StrokeSegmenter:
             _striker_came_near(stroke, self._lying_now(stroke.snapshot, stroke.start_time_s))
             or any(e.item != "striker" for e in (*kept, *overboard))
             or (stroke.new_board and stroke.touched)
+            or (stroke.striker_start is None and stroke.touched)  # a coin flew at the strike
         )
         kept.sort(key=lambda e: (e.frame, e.time_s))
         self._stroke = None
@@ -1201,7 +1301,9 @@ class StrokeSegmenter:
             end_frame=frame_index,
             start_time_s=stroke.start_time_s,
             end_time_s=time_s,
-            striker_start_xy=(float(stroke.striker_start[0]), float(stroke.striker_start[1])),
+            striker_start_xy=None
+            if stroke.striker_start is None
+            else (float(stroke.striker_start[0]), float(stroke.striker_start[1])),
             pocketed=tuple(kept),
             overboard=overboard,
             touched=touched,
@@ -1283,7 +1385,10 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
     men = np.array(lying).reshape(-1, 2)
     if not len(men):
         return False
-    path = np.array([tuple(stroke.striker_start), *stroke.striker_path], dtype=float)
+    start = [] if stroke.striker_start is None else [tuple(stroke.striker_start)]
+    path = np.array([*start, *stroke.striker_path], dtype=float).reshape(-1, 2)
+    if not len(path):
+        return False
     if len(path) == 1:
         path = np.vstack([path, path])
     a, b = path[:-1], path[1:]

@@ -128,8 +128,9 @@ def _annotate(
 
     scale = 1.0 / calibration.mm_per_pixel_at(np.zeros(2))
     legal = bool(position["legal"]) if position else True
-    start = stroke["striker_start_mm"]
-    cv2.circle(image, px(start), int(STRIKER_RADIUS_MM * scale), GOOD if legal else BAD, 2, cv2.LINE_AA)
+    start = stroke.get("striker_start_mm")
+    if start is not None:  # None: the strike was not seen
+        cv2.circle(image, px(start), int(STRIKER_RADIUS_MM * scale), GOOD if legal else BAD, 2, cv2.LINE_AA)
     if frame_index >= stroke["frames"][0]:
         for path in stroke.get("paths", {}).values():
             points = np.array([px(p) for p in path["mm"]], np.int32).reshape(-1, 1, 2)

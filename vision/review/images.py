@@ -18,7 +18,7 @@ import numpy as np
 from calibration.camera import Calibration
 from calibration.geometry import FRAME_BREADTH_MM, HALF_SURFACE_MM
 from vision.detect.base import BoardRectifier
-from vision.events.striker_position import striker_position_evidence
+from vision.events.striker_position import start_position_evidence
 from vision.events.strokes import StrokeRecord
 from vision.io import Frame
 from vision.outputs import write_json_atomic
@@ -76,7 +76,9 @@ class ReviewWriter:
                 "frames": [record.start_frame, record.end_frame],
                 "image": name,
                 "seat": record.seat,
-                "striker_start_mm": list(record.striker_start_xy),
+                "striker_start_mm": (
+                    None if record.striker_start_xy is None else list(record.striker_start_xy)
+                ),
                 "pocket_events": [
                     {"item": e.item, "pocket": e.pocket, "frame": e.frame} for e in record.pocketed
                 ],
@@ -112,11 +114,12 @@ def compose_review(
 ) -> np.ndarray:
     """Before | after, annotated, with a caption of the stroke's evidence underneath."""
     scale, half = rectifier.px_per_mm, rectifier.half_extent_mm
-    position = striker_position_evidence(record.seat, record.striker_start_xy)  # type: ignore[arg-type]
+    position = start_position_evidence(record.seat, record.striker_start_xy)
     left = TopDownCanvas(before, scale, half)
     for item, xy in record.before.values():
         left.piece(item, xy)
-    left.striker_start(record.striker_start_xy, position["legal"])
+    if record.striker_start_xy is not None and position is not None:
+        left.striker_start(record.striker_start_xy, position["legal"])
     left.text(f"before (frame {record.start_frame})", (10, 22), 0.6)
     right = TopDownCanvas(after, scale, half)
     for item, points in record.paths.values():
@@ -128,10 +131,11 @@ def compose_review(
             right.pocket_mark(event.pocket, f"{order}. {event.item}")
     right.text(f"after (frame {record.end_frame})", (10, 22), 0.6)
     pocketed = ", ".join(f"{e.item}->{e.pocket} @{e.frame}" for e in record.pocketed) or "nothing"
+    seat = record.seat or "a seat not seen"
     lines = [
-        f"stroke {number} from {record.seat}, frames {record.start_frame}-{record.end_frame}; "
+        f"stroke {number} from {seat}, frames {record.start_frame}-{record.end_frame}; "
         f"touched: {'yes' if record.touched else 'no'}{'; new board' if record.new_board else ''}",
-        law_130_line(position),
+        law_130_line(position) if position is not None else "law 130: the striker was not seen at the strike",
         f"pocketed: {pocketed}",
     ]
     if record.overboard:
