@@ -1429,23 +1429,31 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
 
 
-def south_misses_north_pockets() -> ScriptedMatch:
-    """South moves W3 and pockets nothing; North, whose turn it is then, pockets B2."""
+def south_misses_north_pockets(north_speed: float = 3000.0) -> ScriptedMatch:
+    """South moves W3 and pockets nothing; North, whose turn it is then, pockets B2 (sent
+    off at 0.6 times `north_speed`)."""
     match = ScriptedMatch()
     match.new_board("S")
     match.put_striker("S", 10.0)
     match.strike("S", target="W3")
     match.put_striker("N", -30.0)
-    match.strike("N", target="B2", pocket="SE", speed=3000.0)
+    match.strike("N", target="B2", pocket="SE", speed=north_speed)
     return match
 
 
-def test_a_stroke_whose_striker_is_seen_neither_aimed_nor_struck_is_left_to_whose_turn_it_is() -> None:
+@pytest.mark.parametrize("north_speed", [3000.0, 1800.0])
+def test_a_stroke_whose_striker_is_seen_neither_aimed_nor_struck_is_left_to_whose_turn_it_is(
+    north_speed: float,
+) -> None:
     """North's striker is not seen from the moment South's stroke ends (a dim lamp: carried,
     aimed and struck unseen, development video 9189); only the coin it sends flying, as fast
-    as only a strike sends one, tells of the stroke. Where it was struck from nobody saw:
-    the log leaves the player to the laws, whose turn it is, and says why."""
-    board = south_misses_north_pockets
+    as only a strike sends one (1.1 m/s and more: development video 9191), tells of the
+    stroke. Where it was struck from nobody saw: the log leaves the player to the laws, whose
+    turn it is, and says why."""
+
+    def board() -> ScriptedMatch:
+        return south_misses_north_pockets(north_speed)
+
     clean = strokes_of(record(board()))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in clean] == [("S", []), ("N", ["black"])]
     _, last = clean[0]["evidence"]["frames"]
@@ -1483,13 +1491,47 @@ def striker_carried_as_a_coin_between(
         yield frame
 
 
-def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_stroke() -> None:
+def last_white_unseen_between(
+    frames: Iterator[TrackFrame], first: int, last: int, faint_peak: bool
+) -> Iterator[tuple[TrackFrame, Detections]]:
+    """From `first` to `last` the last white on the board is not found (a dim lamp), at most
+    (`faint_peak`) a faint white peak where it lies: each frame with the faint peaks of its
+    look."""
+    white = CLASS_NAMES.index("white")
+    for frame in frames:
+        faint = Detections.empty()
+        if first <= frame.frame_index <= last:
+            coin = frame.track_id == frame.track_id[frame.class_id == white].max()
+            if faint_peak:
+                faint = Detections(frame.xy_mm[coin], frame.class_id[coin], np.full(int(coin.sum()), 0.3))
+            frame = frame.select(~coin)
+        yield frame, faint
+
+
+def handed_on_from(frames: Iterator[TrackFrame], first: int, giver: int, taker: int) -> Iterator[TrackFrame]:
+    """From `first` on the tracker follows the piece of track `taker` under track `giver`, and
+    `giver`'s own piece goes unfollowed."""
+    for frame in frames:
+        if frame.frame_index >= first:
+            ids = frame.track_id.copy()
+            ids[ids == taker] = giver
+            keep = frame.track_id != giver
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm, frame.velocity_mm_s,
+                frame.state, frame.pocket, frame.score,
+            ).select(keep)  # fmt: skip
+        yield frame
+
+
+@pytest.mark.parametrize("white", ["seen", "found lying meanwhile", "faint, handed the track"])
+def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_stroke(white: str) -> None:
     """South's striker is left lying behind South's base line, unseen (a dim lamp); a hand
     carries it to North's base line as fast as a strike, and the detector reads it as a white
     coin all the way (the tracker hands it a white's track). A coin flying that fast with the
     striker nowhere in sight starts a stroke nobody saw struck; but nothing on the board
     moved: it was the carry, and North's stroke after it is North's (development video
-    9189)."""
+    9189). Nor does a white lying unseen until the carry (found then, or faint and then
+    handed the carried track: development video 9175) make the board changed."""
     from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
@@ -1509,7 +1551,20 @@ def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_s
     m, covered, carried, arrived = board()
     hidden = striker_occluded_between(oracle_track_frames(m.timeline()), covered, carried - 1)
     frames = striker_carried_as_a_coin_between(hidden, carried, arrived)
-    strokes = strokes_of(record(board()[0], frames))
+    until = {"seen": -1, "found lying meanwhile": carried + 5, "faint, handed the track": arrived}
+    if white == "faint, handed the track":
+        lying = list(oracle_track_frames(m.timeline()))[covered]
+        whites = lying.track_id[lying.class_id == CLASS_NAMES.index("white")]
+        frames = handed_on_from(frames, arrived + 1, giver=int(whites.min()), taker=int(whites.max()))
+    looks = last_white_unseen_between(
+        frames, covered - 25, until[white], faint_peak=white.startswith("faint")
+    )
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    for frame, faint in looks:
+        recorder.update(frame, faint=faint)
+    timeline = m.timeline()
+    recorder.finish(timeline.num_frames, timeline.num_frames / timeline.fps)
+    strokes = strokes_of(recorder.log()["events"])
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), ("N", ["black"])]
 
 
@@ -1535,3 +1590,97 @@ def test_a_coins_track_jumping_back_onto_its_own_spot_is_no_unseen_strike() -> N
     strokes = strokes_of(record(board(), frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), (None, ["black"])]
     assert strokes[1]["evidence"]["frames"][0] >= first - 2
+
+
+def test_a_striker_glimpsed_once_on_its_base_line_after_a_while_unseen_is_struck_from_there() -> None:
+    """North's dim striker is unseen from the end of South's stroke; it is seen once where
+    North aimed it, its speed read across the gap (650 mm/s: whether it lies there that says
+    nothing of), and next only half a second into its soft run. Flying away from that look,
+    on its line: struck from there (development video 9191: a stroke missed)."""
+    board = soft_north_stroke
+    clean = strokes_of(record(board()))
+    _, last = clean[0]["evidence"]["frames"]
+    first, _ = clean[-1]["evidence"]["frames"]
+    glimpse = first - 10
+
+    def striker(frame: TrackFrame) -> np.ndarray:
+        return frame.class_id == STRIKER_CLASS
+
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, glimpse - 1)
+    frames = taken_over_for_a_look(frames, glimpse, striker, lambda xy: xy, (0.0, -650.0))
+    frames = striker_occluded_between(frames, glimpse + 1, first + 15)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
+    assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 5.0
+    assert "striker_start_traced" not in strokes[-1]["evidence"]
+
+
+def test_a_stroke_whose_striker_left_the_tracks_altogether_is_known_by_the_coin_it_sends_flying() -> None:
+    """As above, but the tracker lets the striker's track go at the end of South's stroke and
+    never finds the striker again (development video 9191): no track was ever seen in a hand,
+    and a coin flying as only a strike sends one still tells of the stroke."""
+    board = south_misses_north_pockets
+    _, last = strokes_of(record(board()))[0]["evidence"]["frames"]
+    frames = striker_unseen_between(oracle_track_frames(board().timeline()), last + 1, 10**9)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", []), (None, ["black"])]
+
+
+def test_a_striker_fished_out_of_a_pocket_and_carried_off_at_once_is_not_a_stroke() -> None:
+    """South's striker falls into a pocket; well within a second of the stroke's end a hand
+    has fished it out and carries it north across the board at 0.8 m/s, seen (hidden for a
+    look under the hand), its line back crossing South's base band; North then strikes.
+    Fetched, put down, aimed and struck takes longer than that: no stroke from South
+    (development video 9191: an extra stroke)."""
+
+    def board() -> tuple[ScriptedMatch, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", striker_pocket="SE", picked_up=False)
+        s = m.index("S")
+        m.xy[s], m.state[s], m.pocket[s] = (0.0, -180.0), 0, -1
+        m.wait(1 / m.fps)
+        hidden = len(m._xy)
+        m.move({"S": (np.array([0.0, 100.0]), 800.0)})
+        m.move({"S": (np.array([-30.0, BASE_LINE_MID_MM]), 300.0)})
+        m.wait(1.0)
+        m.strike("N", target="B2", pocket="SE")
+        return m, hidden
+
+    m, hidden = board()
+    frames = striker_occluded_between(oracle_track_frames(m.timeline()), hidden, hidden)
+    strokes = strokes_of(record(m, frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [
+        ("S", ["white", "striker"]),
+        ("N", ["black"]),
+    ]
+
+
+def test_a_striker_lifted_onto_its_base_line_and_carried_unseen_to_the_opposite_one_is_not_a_stroke() -> None:
+    """South's striker stops just behind South's base line; a hand lifts it onto the line
+    (16 mm: put somewhere else) and carries it, unseen, across to North's base line, where
+    it is found lying 0.7 s later. Struck from South's, it would have moved something or
+    stopped anywhere but on a base line: it was carried there for North's stroke
+    (development video 9203: an extra stroke, and North's real one lost under it)."""
+    from calibration.geometry import seat_to_board
+
+    def board() -> tuple[ScriptedMatch, int, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, -278.0))
+        m.move({"S": (np.array([40.0, -262.0]), 100.0)})
+        m.wait(0.1)
+        carried = len(m._xy)
+        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 800.0)})
+        arrived = len(m._xy)
+        m.wait(1.0)
+        m.strike("N", target="B2", pocket="SE")
+        return m, carried, arrived
+
+    m, carried, arrived = board()
+    frames = striker_occluded_between(oracle_track_frames(m.timeline()), carried, arrived - 1)
+    strokes = strokes_of(record(m, frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]

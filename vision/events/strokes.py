@@ -87,6 +87,10 @@ HIDDEN_AT_STRIKE_S = 2.0
 # through the spot the striker was aimed from, within this distance of it, was struck from it.
 STRANGER_SPEED_MM_S = 1500.0
 STRANGER_LINE_MM = 40.0
+# A coin that lay on the board seen flying this fast (in one of two looks running) with the
+# striker nowhere in sight was struck unseen (`_struck_unseen`); a hand carrying the striker,
+# read as a coin, can be as fast, and a stroke so started that changes nothing is dropped.
+UNSEEN_STRIKE_SPEED_MM_S = 1000.0
 # Far below a frame's time: what two frame times computed from their indices may differ by
 # from the exact difference.
 TIME_EPSILON_S = 1e-6
@@ -190,6 +194,8 @@ class _Stroke:
     )
     # The striker's last sighting on the surface, clear of the holes (`POCKET_MOUTH_MM`).
     striker_on_surface_s: float = -np.inf
+    # Faint carrommen seen at a strike nobody saw (`_board_moved`).
+    faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 class _CountsThen:
@@ -255,6 +261,8 @@ class _Rest:
     after_gap: bool = False
     # Seen lying at this very spot before that gap: it lay here all along (`_glimpsed_in_flight`).
     lay_here_before: bool = False
+    # Seen once after that gap, its speed unknown (`_watch_striker`).
+    glimpsed: bool = False
 
     @property
     def counts(self) -> Counter[str]:
@@ -274,6 +282,7 @@ class StrokeSegmenter:
         self._striker_rest: _Rest | None = None
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
+        self._ended_s = 0.0  # and when
         self._end_counts: Counter[str] = Counter()
         self._end_zone: Counter[str] = Counter()  # pieces lying where dues go when it ended
         self._end_overboard: Counter[str] = Counter()
@@ -296,6 +305,7 @@ class StrokeSegmenter:
         # stroke of a match whose seating is inferred).
         self.occupied_seats: frozenset[str] | None = None
         self._rest_counter = RestCounter(CARROMMEN)
+        self._faint_mm = np.zeros((0, 2))  # the latest look's faint peaks
         self.frames_seen = 0
 
     @property
@@ -363,6 +373,8 @@ class StrokeSegmenter:
         if detections is not None:
             self._pocket_watch.update(frame.frame_index, frame.time_s, detections, faint)
             self._rest_counter.add(detections)
+        if faint is not None:
+            self._faint_mm = faint.xy_mm
         if over_holes is not None:
             self._pocket_watch.saw_in_holes(frame.frame_index, frame.time_s, over_holes)
         self._previous = self.pieces
@@ -466,6 +478,13 @@ class StrokeSegmenter:
         if fastest is None:
             return
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
+        after_gap = self._unseen_before_s(fastest) > cfg.strike_window_s
+        # A first look after a long while unseen, on a base band a player strikes from: its
+        # speed, measured across the gap, says nothing of whether it lies there (development
+        # video 9191: a dim striker seen once where it was aimed, read at 650 mm/s, and next
+        # seen flying off that spot). Taken for a rest, but only a flight away from it on its
+        # line starts a stroke from it (`_unseen_strike`).
+        glimpsed = after_gap and not slow and self._struck_from_xy(fastest.position) is not None
         # Since when it has lain at the spot where it was last seen still.
         since_s = (
             rest.since_s
@@ -483,10 +502,12 @@ class StrokeSegmenter:
             # frame at most, however long it lay there before the hand came.
             still_since_s = max(since_s, self._handled_at_s)
             aimed = self._striker_handled and fastest.time_s - still_since_s >= cfg.aim_s
-            self._repositioned = slow and (fastest.track_id != tid or moved > cfg.reposition_mm or aimed)
+            self._repositioned = (slow or glimpsed) and (
+                fastest.track_id != tid or moved > cfg.reposition_mm or aimed
+            )
         if rest is not None and self._unseen_strike(fastest, rest, frame):
             return
-        if slow:
+        if slow or glimpsed:
             self._striker_rest = _Rest(
                 fastest.frame,
                 fastest.time_s,
@@ -496,8 +517,9 @@ class StrokeSegmenter:
                 self._counts_then(),
                 self._repositioned,
                 since_s,
-                after_gap=self._unseen_before_s(fastest) > cfg.strike_window_s,
+                after_gap=after_gap,
                 lay_here_before=self._lay_here_before(fastest),
+                glimpsed=glimpsed,
             )
             return
         if fastest.speed_mm_s >= cfg.strike_speed_mm_s and self._flight_strike(fastest, rest, frame):
@@ -575,6 +597,12 @@ class StrokeSegmenter:
             # (`_confirm_or_cancel`).
             return False
         struck_s = before.time_s - float(back_s)
+        if struck_s - self._ended_s <= cfg.strike_window_s:
+            # Fetched, put down, aimed and struck takes longer: a striker flying from a base
+            # band so soon after the last stroke ended is being carried (development video
+            # 9191: fished out of the pocket it fell into and carried across, seen twice
+            # mid-board at 0.8 m/s).
+            return False
         start = _Rest(
             frame=before.frame - 1,
             time_s=struck_s,
@@ -627,6 +655,8 @@ class StrokeSegmenter:
             return False
         if self._slid_in_sight(striker, rest, seat):
             return False
+        if rest.glimpsed and not _flying_away_from(rest.xy, striker.position, striker.velocity):
+            return False  # whether it lay there is not known: only a flight from it tells
         moved = any(
             p.item in CARROMMEN
             and p.on_board
@@ -635,8 +665,10 @@ class StrokeSegmenter:
             and float(np.linalg.norm(p.position - rest.snapshot[tid].position)) > cfg.touch_mm
             for tid, p in self.pieces.items()
         )
-        if not moved and self._on_base_band(seat, striker.position):
-            return False  # lifted and put down further along the line
+        if not moved and self._on_any_base_band(striker.position):
+            # Lifted and put down further along the line, or across the board on the next
+            # player's (development video 9203: carried from West's base line to East's).
+            return False
         self._start_from_rest(rest, striker.track_id, frame, moved)
         return True
 
@@ -726,13 +758,21 @@ class StrokeSegmenter:
 
     def _struck_unseen(self, rest: _Rest | None, frame: TrackFrame) -> bool:
         """A carromman lying on the board when the last stroke ended flies at a strike's speed,
-        in two looks running, off the base bands, while the striker, handled since, is seen
-        nowhere: it was struck, but neither where it was aimed from nor its run was seen (a dim
-        lamp's striker on a base line can go unseen, or be read as a coin: development video
-        9189, twice). Only a strike sends a coin that fast between strokes; a hand carrying one
-        is not seen so, and a hand's false coin darts for a look. The stroke starts now, from a
-        seat nobody saw: the log leaves the player to the laws (whose turn it is)."""
-        if self.occupied_seats is None or not self._striker_handled or self._end_state is None:
+        in two looks a blur apart (`UNSEEN_STRIKE_SPEED_MM_S`), off the base bands, while the
+        striker, handled since, is seen nowhere: it was struck, but neither where it was aimed
+        from nor its run was seen (a dim lamp's striker on a base line can go unseen, or be
+        read as a coin: development videos 9189, twice, and 9191). A hand's false coin darts
+        for a look; a hand carrying the striker read as a coin moves nothing, and the stroke
+        it starts is dropped once still (`_board_moved`). The stroke starts now, from a seat
+        nobody saw: the log leaves the player to the laws (whose turn it is)."""
+        if self.occupied_seats is None or self._end_state is None:
+            return False
+        # Handled, or its track gone altogether a while after the last stroke ended (lifted
+        # off, or lost: development video 9191, unseen from that stroke's end to its own).
+        gone = not any(p.item == "striker" for p in self.pieces.values())
+        if not self._striker_handled and not (
+            gone and frame.time_s - self._ended_s > self.config.strike_window_s
+        ):
             return False
         if rest is not None and self._aimed_lately(rest, frame):
             return False  # aimed in sight a moment ago: the tests above are in charge
@@ -754,7 +794,7 @@ class StrokeSegmenter:
                 before is None
                 or frame.time_s - before.time_s > self.config.strike_blur_s
                 or not self._at_strike_speed(before)
-                or max(p.speed_mm_s, before.speed_mm_s) < STRANGER_SPEED_MM_S
+                or max(p.speed_mm_s, before.speed_mm_s) < UNSEEN_STRIKE_SPEED_MM_S
                 or self._on_any_base_band(p.position)
                 or self._on_any_base_band(before.position)
             ):
@@ -779,6 +819,7 @@ class StrokeSegmenter:
             stroke.events = [e for e in self._idle_events if e.time_s >= before.time_s]
             stroke.seen_ids = {e.track_id for e in stroke.events}
             stroke.touched = True
+            stroke.faint_at_strike_mm = self._faint_mm
             stroke.last_seen = {
                 t: (q.frame, q.time_s, q.xy, q.velocity)
                 for t, q in self._last_visible_piece.items()
@@ -792,22 +833,26 @@ class StrokeSegmenter:
 
     def _board_moved(self, stroke: _Stroke) -> bool:
         """Whether a stroke whose strike was not seen changed the board: a carromman seen
-        leaving it, or one lying now off its base bands where none lay before (at the last
-        stroke's end or at the strike) nor the striker lies. A hand carrying the striker, read
-        as a coin, at a strike's speed (development video 9189) moves nothing."""
-        if any(e.item in CARROMMEN for e in stroke.events):
-            return True
+        going into a pocket, or one seen moving since that lies now off the base bands where none lay
+        before (at the last stroke's end or at the strike) nor the striker lies. A hand
+        carrying the striker, read as a coin, at a strike's speed (development video 9189)
+        moves nothing; nor does one lying where a faint peak was seen at the strike (development
+        video 9175: a white by the cushion, faint until the carry's track was handed to it)."""
+        if any(e.item in CARROMMEN and e.pocket is not None and not e.guess for e in stroke.events):
+            return True  # seen going into a pocket (a track lost elsewhere may be a hand's doing)
         assert self._end_state is not None
         lay = np.array(
             [p.xy for p in (*self._end_state.values(), *stroke.snapshot.values()) if p.item in CARROMMEN],
             dtype=float,
         ).reshape(-1, 2)
+        lay = np.vstack([lay, stroke.faint_at_strike_mm])
         striker_mm = _tracks_mm(self.pieces, ("striker",))
+        moved = {tid: p for tid, p in self.pieces.items() if tid in stroke.paths}
         return any(
             not _near_any(xy, lay, COIN_RADIUS_MM)
             and not _near_any(xy, striker_mm, STRIKER_RADIUS_MM)
             and not self._on_any_base_band(xy)
-            for xy in _tracks_mm(self.pieces, CARROMMEN, in_view=True)
+            for xy in _tracks_mm(moved, CARROMMEN, in_view=True)
         )
 
     def _on_any_base_band(self, xy: np.ndarray) -> bool:
@@ -1290,6 +1335,7 @@ class StrokeSegmenter:
         self._repositioned = self._striker_after is None
         self._striker_handled = False
         self._end_state = dict(self.pieces)
+        self._ended_s = time_s
         self._end_counts = after
         self._end_zone = self._placing_zone_counts()
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
