@@ -1396,6 +1396,19 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
 
 
+def carried_to_north_and_struck(m: ScriptedMatch, speed: float) -> tuple[int, int]:
+    """A hand carries the striker from where it lies to North's base line at `speed` (mm/s);
+    a second later North pockets B2. The frames the carry starts and ends at."""
+    from calibration.geometry import seat_to_board
+
+    carried = len(m._xy)
+    m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), speed)})
+    arrived = len(m._xy)
+    m.wait(1.0)
+    m.strike("N", target="B2", pocket="SE")
+    return carried, arrived
+
+
 def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_stroke() -> None:
     """South's striker stops behind South's base line, and a hand covers it a while (a dim
     lamp: unseen); seen there again for a look under the hand, it is carried across the board
@@ -1403,7 +1416,6 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
     It lay there all along: that look was no glimpse of it already in flight, and the carry
     no stroke from South (development video 9189: a stroke from nowhere, and North's real
     stroke after it missed)."""
-    from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
         m = ScriptedMatch()
@@ -1414,10 +1426,7 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
         m.wait(1.5)
         glimpsed = len(m._xy)
         m.wait(0.3)
-        carried = len(m._xy)
-        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 2000.0)})
-        m.wait(1.0)
-        m.strike("N", target="B2", pocket="SE")
+        carried, _ = carried_to_north_and_struck(m, 2000.0)
         return m, covered, glimpsed, carried
 
     m, covered, glimpsed, carried = board()
@@ -1532,7 +1541,6 @@ def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_s
     moved: it was the carry, and North's stroke after it is North's (development video
     9189). Nor does a white lying unseen until the carry (found then, or faint and then
     handed the carried track: development video 9175) make the board changed."""
-    from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
         m = ScriptedMatch()
@@ -1541,11 +1549,7 @@ def test_a_striker_carried_fast_as_a_coin_while_unseen_as_the_striker_is_not_a_s
         m.strike("S", target="W3", picked_up=False, striker_end=(0.0, -310.0))
         covered = len(m._xy)
         m.wait(1.5)
-        carried = len(m._xy)
-        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 2000.0)})
-        arrived = len(m._xy)
-        m.wait(1.0)
-        m.strike("N", target="B2", pocket="SE")
+        carried, arrived = carried_to_north_and_struck(m, 2000.0)
         return m, covered, carried, arrived
 
     m, covered, carried, arrived = board()
@@ -1664,7 +1668,6 @@ def test_a_striker_lifted_onto_its_base_line_and_carried_unseen_to_the_opposite_
     it is found lying 0.7 s later. Struck from South's, it would have moved something or
     stopped anywhere but on a base line: it was carried there for North's stroke
     (development video 9203: an extra stroke, and North's real one lost under it)."""
-    from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int]:
         m = ScriptedMatch()
@@ -1673,11 +1676,7 @@ def test_a_striker_lifted_onto_its_base_line_and_carried_unseen_to_the_opposite_
         m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, -278.0))
         m.move({"S": (np.array([40.0, -262.0]), 100.0)})
         m.wait(0.1)
-        carried = len(m._xy)
-        m.move({"S": (seat_to_board("N", -40.0, BASE_LINE_MID_MM), 800.0)})
-        arrived = len(m._xy)
-        m.wait(1.0)
-        m.strike("N", target="B2", pocket="SE")
+        carried, arrived = carried_to_north_and_struck(m, 800.0)
         return m, carried, arrived
 
     m, carried, arrived = board()
