@@ -803,33 +803,38 @@ class StrokeSegmenter:
             # false coin (development video 9189: a 5 m/s "flight" onto its own spot).
             if float(np.linalg.norm(p.position - self._end_state[tid].position)) <= COIN_RADIUS_MM:
                 continue
-            striker_id = next((t for t, q in self.pieces.items() if q.item == "striker"), -1)
-            board = self._counts_then()
-            stroke = _Stroke(
-                counts_before=board.counts,
-                placing_zone_before=board.placing_zone,
-                start_frame=before.frame,
-                start_time_s=before.time_s,
-                striker_id=striker_id,
-                striker_start=None,
-                seat=None,
-                snapshot=dict(self._previous),
-                last_motion_s=frame.time_s,
-            )
-            stroke.events = [e for e in self._idle_events if e.time_s >= before.time_s]
-            stroke.seen_ids = {e.track_id for e in stroke.events}
-            stroke.touched = True
-            stroke.faint_at_strike_mm = self._faint_mm
-            stroke.last_seen = {
-                t: (q.frame, q.time_s, q.xy, q.velocity)
-                for t, q in self._last_visible_piece.items()
-                if t in self.pieces and before.time_s - q.time_s <= STRIKE_LOOKBACK_S
-            }
-            stroke.confirmed = True
-            self._stroke = stroke
-            self._note_board_change(stroke)
+            self._start_unseen(before, frame)
             return True
         return False
+
+    def _start_unseen(self, before: Piece, frame: TrackFrame) -> None:
+        """The stroke `_struck_unseen` recognised, from `before`, the flying coin's sighting
+        before this look: no seat, no striker start, touched; confirmed at once."""
+        striker_id = next((t for t, q in self.pieces.items() if q.item == "striker"), -1)
+        board = self._counts_then()
+        stroke = _Stroke(
+            counts_before=board.counts,
+            placing_zone_before=board.placing_zone,
+            start_frame=before.frame,
+            start_time_s=before.time_s,
+            striker_id=striker_id,
+            striker_start=None,
+            seat=None,
+            snapshot=dict(self._previous),
+            last_motion_s=frame.time_s,
+        )
+        stroke.events = [e for e in self._idle_events if e.time_s >= before.time_s]
+        stroke.seen_ids = {e.track_id for e in stroke.events}
+        stroke.touched = True
+        stroke.faint_at_strike_mm = self._faint_mm
+        stroke.last_seen = {
+            t: (q.frame, q.time_s, q.xy, q.velocity)
+            for t, q in self._last_visible_piece.items()
+            if t in self.pieces and before.time_s - q.time_s <= STRIKE_LOOKBACK_S
+        }
+        stroke.confirmed = True
+        self._stroke = stroke
+        self._note_board_change(stroke)
 
     def _board_moved(self, stroke: _Stroke) -> bool:
         """Whether a stroke whose strike was not seen changed the board: a carromman seen
