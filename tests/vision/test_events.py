@@ -1683,3 +1683,37 @@ def test_a_striker_lifted_onto_its_base_line_and_carried_unseen_to_the_opposite_
     frames = striker_occluded_between(oracle_track_frames(m.timeline()), carried, arrived - 1)
     strokes = strokes_of(record(m, frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def test_a_striker_lifted_off_the_far_line_and_carried_across_in_glimpses_is_not_a_stroke() -> None:
+    """South pockets a white and its striker stops on North's base line; South's hand lifts it
+    16 mm (seen set down a moment), carries it across the board, glimpsed mid-way at a
+    strike's speed, and puts it on South's line to strike again. Found far from where it
+    rested, it looked struck unseen from North's line; but it had barely left where the
+    stroke left it, nothing moved, and it lies on another player's line: it was carried
+    (development video 9204: a stroke from North, and South's real one then refused as a
+    striker picked up where a stroke left it)."""
+    from calibration.geometry import seat_to_board
+
+    def board() -> tuple[ScriptedMatch, int, int, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, 267.0))
+        lifted = len(m._xy)
+        m.move({"S": (np.array([40.0, 251.0]), 100.0)})
+        m.wait(0.1)
+        carried = len(m._xy)
+        m.move({"S": (seat_to_board("S", -40.0, BASE_LINE_MID_MM), 1000.0)})
+        arrived = len(m._xy)
+        m.wait(1.0)
+        m.strike("S", target="B2", pocket="SE")
+        return m, lifted, carried, arrived
+
+    m, lifted, carried, arrived = board()
+    # Under the hand while it lifts it; seen set down, twice; then once mid-way, twice.
+    frames = striker_occluded_between(oracle_track_frames(m.timeline()), lifted, lifted + 4)
+    frames = striker_occluded_between(frames, lifted + 7, carried + 5)
+    frames = striker_occluded_between(frames, carried + 8, arrived - 1)
+    strokes = strokes_of(record(m, frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("S", ["black"])]

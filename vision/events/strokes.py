@@ -184,6 +184,8 @@ class _Stroke:
     placement: PlacementRecord | None = None
     new_board: bool = False
     striker_start_traced: bool = False
+    # Known only by the striker found far from its rest (`_unseen_strike`): maybe a carry.
+    strike_unseen: bool = False
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
@@ -406,9 +408,10 @@ class StrokeSegmenter:
             if stroke.confirmed and not was_confirmed and stroke.placement is not None:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
-                if stroke.striker_start is None and not self._board_moved(stroke):
-                    # What flew was carried, not struck (`_struck_unseen`): the striker may be
-                    # lying where it was put down meanwhile.
+                carried = self._carried_across(stroke)
+                if carried or (stroke.striker_start is None and not self._board_moved(stroke)):
+                    # What flew was carried, not struck (`_struck_unseen`, `_unseen_strike`): the
+                    # striker may be lying where it was put down meanwhile.
                     self._stroke = None
                     self._watch_striker(frame)
                 else:
@@ -670,6 +673,8 @@ class StrokeSegmenter:
             # player's (development video 9203: carried from West's base line to East's).
             return False
         self._start_from_rest(rest, striker.track_id, frame, moved)
+        assert self._stroke is not None
+        self._stroke.strike_unseen = True
         return True
 
     def _slid_in_sight(self, striker: Piece, rest: _Rest, seat: str) -> bool:
@@ -858,6 +863,32 @@ class StrokeSegmenter:
             and not _near_any(xy, striker_mm, STRIKER_RADIUS_MM)
             and not self._on_any_base_band(xy)
             for xy in _tracks_mm(moved, CARROMMEN, in_view=True)
+        )
+
+    def _carried_across(self, stroke: _Stroke) -> bool:
+        """Whether a stroke known only by the striker found far from its rest (`_unseen_strike`)
+        started from a hair off where the last stroke left the striker (lifted, not aimed),
+        moved nothing, and left the striker lying on another player's base line: a hand
+        carried it there for that player's stroke (development video 9204: lifted 17 mm off
+        where it lay, carried across in glimpses at 1 m/s and put down; the false stroke's end
+        then made the real strike look like a striker picked up where a stroke left it). A
+        stroke from where the striker was put down, its striker stopping on the opponent's
+        line, is a stroke (9189)."""
+        after = self._striker_after
+        if after is None or stroke.striker_start is None or not stroke.strike_unseen:
+            return False
+        lifted = (
+            float(np.linalg.norm(stroke.striker_start - np.asarray(after[1])))
+            <= 2.0 * self.config.reposition_mm
+        )
+        if not lifted or stroke.touched or any(e.item in CARROMMEN for e in stroke.events):
+            return False
+        return any(
+            p.item == "striker"
+            and p.state == int(TrackState.AT_REST)
+            and self._on_any_base_band(p.position)
+            and side_of(p.position) != stroke.seat
+            for p in self.pieces.values()
         )
 
     def _on_any_base_band(self, xy: np.ndarray) -> bool:
