@@ -185,7 +185,7 @@ class _Stroke:
     new_board: bool = False
     striker_start_traced: bool = False
     # Known only by the striker found far from its rest (`_unseen_strike`): maybe a carry.
-    strike_unseen: bool = False
+    found_far_from_rest: bool = False
     striker_moving_frames: int = 0
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
@@ -521,7 +521,7 @@ class StrokeSegmenter:
                 self._repositioned,
                 since_s,
                 after_gap=after_gap,
-                lay_here_before=self._lay_here_before(fastest),
+                lay_here_before=after_gap and self._lay_here_before(fastest),
                 glimpsed=glimpsed,
             )
             return
@@ -674,7 +674,7 @@ class StrokeSegmenter:
             return False
         self._start_from_rest(rest, striker.track_id, frame, moved)
         assert self._stroke is not None
-        self._stroke.strike_unseen = True
+        self._stroke.found_far_from_rest = True
         return True
 
     def _slid_in_sight(self, striker: Piece, rest: _Rest, seat: str) -> bool:
@@ -784,12 +784,14 @@ class StrokeSegmenter:
         # Not seen for a strike's window: a striker lifted from where it lay a moment ago is
         # being carried, and read as a coin in the hand it may fly (development video 9189).
         # Picked up, put down on a base line, aimed and struck takes longer.
-        if any(
-            p.item == "striker" and frame.time_s - p.time_s <= self.config.strike_window_s
-            for tid, p in self._last_visible_piece.items()
-            if tid in self.pieces
-        ):
-            return False
+        for tid in self.pieces:
+            last = self._last_visible_piece.get(tid)
+            if (
+                last is not None
+                and last.item == "striker"
+                and frame.time_s - last.time_s <= self.config.strike_window_s
+            ):
+                return False
         for tid, p in self.pieces.items():
             if p.item not in CARROMMEN or tid not in self._end_state or not self._at_strike_speed(p):
                 continue
@@ -875,7 +877,7 @@ class StrokeSegmenter:
         stroke from where the striker was put down, its striker stopping on the opponent's
         line, is a stroke (9189)."""
         after = self._striker_after
-        if after is None or stroke.striker_start is None or not stroke.strike_unseen:
+        if after is None or stroke.striker_start is None or not stroke.found_far_from_rest:
             return False
         lifted = (
             float(np.linalg.norm(stroke.striker_start - np.asarray(after[1])))
