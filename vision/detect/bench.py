@@ -5,7 +5,8 @@
 Decodes the first `--frames` frames of the video (default: the sample match video) once to
 time decoding alone, then times the detector (ONNX, one thread) and the tracker on those
 same decoded frames, and prints both per frame and their ratio, measured in one run; then,
-on the same frames again, the detector's stages alone (rectification, network, peaks).
+on the same frames again, the detector's stages alone (rectification, evening out the light,
+network, peaks).
 """
 
 from __future__ import annotations
@@ -93,15 +94,18 @@ def main(argv: list[str] | None = None) -> int:
         return times
 
     def stages() -> np.ndarray:
-        times = np.zeros((n, 3))
+        times = np.zeros((n, 4))
         for k, (_, _, image) in enumerate(frames):
             t0 = time.perf_counter()
             view = detector.rectifier.view(image, calibration)
             t1 = time.perf_counter()
-            heat, offsets = detector.heat_maps(view.image_bgr)
+            detector.light.observe(view.image_bgr)
+            evened = detector.light.evened(view.image_bgr)
             t2 = time.perf_counter()
+            heat, offsets = detector.heat_maps(evened)
+            t3 = time.perf_counter()
             find_peaks(heat, offsets, detector.stride, detector.peak_floor)
-            times[k] = (t1 - t0, t2 - t1, time.perf_counter() - t2)
+            times[k] = (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
         return times
 
     runs = [_timed(detect_and_track) for _ in range(args.passes)]
@@ -123,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_to_decode": round(wall / decode_wall, 2),
         "stages_ms_per_frame": {
             name: round(1000 * float(value), 2)
-            for name, value in zip(("rectify", "network", "peaks"), stage_times.mean(axis=0), strict=True)
+            for name, value in zip(
+                ("rectify", "light", "network", "peaks"), stage_times.mean(axis=0), strict=True
+            )
         },
     }
     print(json.dumps(figures, indent=2))

@@ -29,6 +29,7 @@ from calibration.geometry import (
 )
 from vision.detect.base import BoardRectifier, BoardView, Picture, ViewBox
 from vision.detect.centres import find_peaks, suppress_close
+from vision.detect.lighting import SurfaceLight
 from vision.detect.parallax import Viewpoint
 from vision.detect.rim import STRIKER_MIN_RIM_MM, rim_radii_mm, rims
 from vision.detections import CLASS_NAMES, Detections
@@ -184,6 +185,9 @@ class OnnxDetector:
     threads: int = 1
     # Detections for a tracker (see `FAINT_MAX_SCORE`) rather than for a single picture.
     for_tracking: bool = False
+    # Brighten a dim lamp's dark parts of the board before the network looks (vision.detect.
+    # lighting); a well-lit board's view goes in untouched either way.
+    even_light: bool = True
 
     def __post_init__(self) -> None:
         self.model_path = Path(self.model_path)
@@ -206,6 +210,7 @@ class OnnxDetector:
             int(meta["coarsest_stride_px"]) if free_size and "coarsest_stride_px" in meta else None
         )
         self._viewpoint: tuple[bytes, Viewpoint] | None = None
+        self.light = SurfaceLight(self.rectifier.px_per_mm, self.rectifier.half_extent_mm)
         # What the last `detect` saw over the pockets' holes and too faintly to be found
         # (`Within.over_holes`, `Within.faint`).
         self.over_holes = Detections.empty()
@@ -252,7 +257,13 @@ class OnnxDetector:
         (`box_alignment_px`). `striker_elsewhere`: a confident striker was found outside the
         box, so no pale striker is looked for in it."""
         view = self.rectifier.view(image, calibration, box)
-        heat, offsets = self.heat_maps(view.image_bgr)
+        network_input = view.image_bgr
+        if self.even_light:
+            # The light is read off each whole view (a box of it is lit as the last one was).
+            if box is None:
+                self.light.observe(view.image_bgr)
+            network_input = self.light.evened(view.image_bgr, view.origin_px)
+        heat, offsets = self.heat_maps(network_input)
         uv, classes, score = find_peaks(heat, offsets, self.stride, UNSURE_FROM_SCORE)
         faces = view.to_board(uv - 0.5)
         printed = (
