@@ -74,7 +74,7 @@ class SurfaceLight:
         )
         on_surface = np.all(np.abs(points) <= HALF_SURFACE_MM, axis=1)
         self._on_surface = on_surface.reshape(size, size)
-        # What the light is read off: the surface without the pockets' holes.
+        # What the light is read off: the surface's wood, without the pockets' holes.
         self._surface = (on_surface & (pocket_distance_mm(points) > POCKET_RADIUS_MM)).reshape(size, size)
         self._off_surface = np.where(self._surface, 0, 255).astype(np.uint8)
         cells = self._cells(self._surface.astype(np.float32)).mean(axis=2)
@@ -117,7 +117,8 @@ class SurfaceLight:
             return
         gain = cv2.resize(gain, (self._size, self._size), interpolation=cv2.INTER_LINEAR)
         # Only the surface is evened: the frame's wood past it is another material, and brightened
-        # by the surface's light a knot in it read as a black coin (development video 9190).
+        # by the surface's light a knot in it read as a black coin (development video 9190). The
+        # pockets' holes are brightened with the wood around them, as a longer exposure would.
         gain = np.where(self._on_surface, gain, 1.0)
         # In steps of 1/GAIN_STEPS, three channels alike: one saturating multiply per view.
         quantised = np.clip(np.round(gain * GAIN_STEPS), 0, 255).astype(np.uint8)
