@@ -10,8 +10,8 @@ Where the surface is darker than `TARGET_LUMA`, the network's input is brightene
 (at most `MAX_GAIN`), evenly over the colour channels so the lamp's tint and the pieces'
 colours stay as they were; where it is already that bright nothing changes, and a board lit
 that well all over goes to the network untouched, bit for bit. (Most boards have some part
-under it: a vignetted corner; there the change is a few per cent.) The frame's wood past the
-surface is left as it is.
+under it, a vignetted corner: on development video 9100, a bright `tournament` board, the
+corners are brightened by up to a fifth.) The frame's wood past the surface is left as it is.
 
 The light is read off the rectified view itself: per 32 mm cell of the surface (pockets and
 the frame left out), a high percentile of the grey levels, which the ink of the markings and
