@@ -384,7 +384,9 @@ class _Followed:
         return self.source.stopped_reason
 
 
-def record_video(directory: Path, truth_log: dict[str, Any], truth_camera: bool = False) -> dict[str, Any]:
+def record_video(
+    directory: Path, truth_log: dict[str, Any], truth_camera: bool = False, even_light: bool = False
+) -> dict[str, Any]:
     from vision.commands.score import make_detector
     from vision.events import MatchRecorder
     from vision.io import open_source
@@ -406,24 +408,31 @@ def record_video(directory: Path, truth_log: dict[str, Any], truth_camera: bool 
             camera = TruthCamera(json.loads((directory / "truth.json").read_text()))
             pipeline = Pipeline(
                 recorder,
-                make_detector("auto"),
+                make_detector("auto", even_light),
                 Tracker(),
                 calibrate=camera.calibrate,
                 monitor_factory=camera.monitor,
             )
             pipeline.run(_Followed(source, camera))  # type: ignore[arg-type]
         else:
-            Pipeline(recorder, make_detector("auto"), Tracker()).run(source)
+            Pipeline(recorder, make_detector("auto", even_light), Tracker()).run(source)
     finally:
         source.close()
     return recorder.log()
 
 
 def evaluate(
-    directory: Path, mode: str, noise_mm: float = 0.5, seed: int = 0, keep: bool = False, reuse: bool = False
+    directory: Path,
+    mode: str,
+    noise_mm: float = 0.5,
+    seed: int = 0,
+    keep: bool = False,
+    reuse: bool = False,
+    even_light: bool = False,
 ) -> Tally:
     """`keep`: write the recorded log beside the video (recorded-MODE.json); `reuse`: score
-    that file instead of recording again (to study a change to the comparison or the laws)."""
+    that file instead of recording again (to study a change to the comparison or the laws);
+    `even_light`: the recorder as `carrom score --even-light` runs it."""
     kept = directory / f"recorded-{mode}.json"
     truth_log = json.loads((directory / "match-log.json").read_text())
     truth_report = _truth_report(directory, truth_log)
@@ -437,7 +446,9 @@ def evaluate(
         from vision.errors import VisionError
 
         try:
-            log = record_video(directory, truth_log, truth_camera=mode == "video-truth-camera")
+            log = record_video(
+                directory, truth_log, truth_camera=mode == "video-truth-camera", even_light=even_light
+            )
         except (CalibrationError, VisionError) as exc:
             tally = Tally(boards=len(_board_results(truth_report)))
             tally.results_boards = tally.boards
@@ -624,6 +635,9 @@ def main(argv: list[str] | None = None) -> int:
         "--keep", action="store_true", help="write each recorded log beside its video (recorded-MODE.json)"
     )
     parser.add_argument(
+        "--even-light", action="store_true", help="the recorder as `carrom score --even-light` runs it"
+    )
+    parser.add_argument(
         "--reuse", action="store_true", help="score the recorded logs --keep wrote instead of recording again"
     )
     parser.add_argument(
@@ -654,7 +668,15 @@ def main(argv: list[str] | None = None) -> int:
     for mode in modes:
         total = Tally()
         for directory in args.dirs:
-            tally = evaluate(directory, mode, args.noise, args.seed, keep=args.keep, reuse=args.reuse)
+            tally = evaluate(
+                directory,
+                mode,
+                args.noise,
+                args.seed,
+                keep=args.keep,
+                reuse=args.reuse,
+                even_light=args.even_light,
+            )
             if args.diff:
                 recorded = directory / f"recorded-{mode}.json"
                 if recorded.is_file():

@@ -163,3 +163,14 @@ def test_pieces_under_a_dim_uneven_lamp_score_as_under_even_light(seed: int) -> 
     evened = _scores(detector(True), dim, scene)
     assert np.abs(evened - lit).mean() < 0.5 * np.abs(as_is - lit).mean()
     assert evened.min() >= lit.min() - 0.03
+
+
+def test_the_recorder_evens_the_light_only_when_asked() -> None:
+    from vision.cli import build_parser
+    from vision.commands.score import make_detector
+
+    parser = build_parser()
+    assert parser.parse_args(["score", "match.mp4"]).even_light is False
+    assert parser.parse_args(["score", "match.mp4", "--even-light"]).even_light is True
+    assert make_detector("onnx").even_light is False
+    assert make_detector("onnx", even_light=True).even_light is True

@@ -104,7 +104,7 @@ def truth_camera(monkeypatch: pytest.MonkeyPatch, video: tuple[Path, dict]) -> N
     calibration = Calibration.from_dict(video[1]["cameras"][0]["calibration"])
     monkeypatch.setattr(pipeline, "default_calibrate", lambda image: calibration)
     detector = TruthDetector(video[1])
-    monkeypatch.setattr(score_command, "make_detector", lambda choice: detector)
+    monkeypatch.setattr(score_command, "make_detector", lambda choice, even_light=False: detector)
     monkeypatch.setattr(score_command, "open_source", lambda spec: detector.follow(open_source(spec)))
 
     class Still:

@@ -62,6 +62,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--detector", choices=("auto", "onnx", "classical"), default="auto", help="piece detector"
     )
+    parser.add_argument(
+        "--even-light",
+        action="store_true",
+        help="brighten a dim lamp's dark corners before the detector looks (README: better on dim "
+        "development boards, mixed on others)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -88,7 +94,7 @@ def auto_fouls_from(text: str) -> tuple[str, ...]:
     return fouls
 
 
-def make_detector(choice: str) -> Any:
+def make_detector(choice: str, even_light: bool = False) -> Any:
     from vision.detect import ClassicalDetector
     from vision.detect.onnx_detector import default_model_path
 
@@ -96,7 +102,7 @@ def make_detector(choice: str) -> Any:
         return ClassicalDetector()
     from vision.detect import load_default_detector
 
-    return load_default_detector(for_tracking=True)
+    return load_default_detector(for_tracking=True, even_light=even_light)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     video = args.video if args.video is not None else str(SAMPLE_VIDEO)
     out_dir = args.out if args.out is not None else Path("out") / Path(video).stem
     source = open_source(video)
-    detector = make_detector(args.detector)
+    detector = make_detector(args.detector, even_light=args.even_light)
     from vision.review import ReviewWriter
     from vision.track import Tracker
 

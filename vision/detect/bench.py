@@ -99,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             view = detector.rectifier.view(image, calibration)
             t1 = time.perf_counter()
-            detector.light.observe(view.image_bgr)
-            evened = detector.light.evened(view.image_bgr)
+            evened = view.image_bgr
+            if detector.even_light:
+                detector.light.observe(view.image_bgr)
+                evened = detector.light.evened(view.image_bgr)
             t2 = time.perf_counter()
             heat, offsets = detector.heat_maps(evened)
             t3 = time.perf_counter()

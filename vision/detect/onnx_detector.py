@@ -186,8 +186,9 @@ class OnnxDetector:
     # Detections for a tracker (see `FAINT_MAX_SCORE`) rather than for a single picture.
     for_tracking: bool = False
     # Brighten a dim lamp's dark parts of the board before the network looks (vision.detect.
-    # lighting); a well-lit board's view goes in untouched either way.
-    even_light: bool = True
+    # lighting). Off unless asked for: better on dim development boards, mixed on the held-out
+    # ones (the README's figures).
+    even_light: bool = False
 
     def __post_init__(self) -> None:
         self.model_path = Path(self.model_path)
