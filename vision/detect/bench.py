@@ -99,10 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             view = detector.rectifier.view(image, calibration)
             t1 = time.perf_counter()
-            evened = view.image_bgr
-            if detector.even_light:
-                detector.light.observe(view.image_bgr)
-                evened = detector.light.evened(view.image_bgr)
+            evened = detector.network_input(view, whole=True)
             t2 = time.perf_counter()
             heat, offsets = detector.heat_maps(evened)
             t3 = time.perf_counter()

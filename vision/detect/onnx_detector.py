@@ -211,11 +211,22 @@ class OnnxDetector:
             int(meta["coarsest_stride_px"]) if free_size and "coarsest_stride_px" in meta else None
         )
         self._viewpoint: tuple[bytes, Viewpoint] | None = None
-        self.light = SurfaceLight(self.rectifier.px_per_mm, self.rectifier.half_extent_mm)
+        self.light = (
+            SurfaceLight(self.rectifier.px_per_mm, self.rectifier.half_extent_mm) if self.even_light else None
+        )
         # What the last `detect` saw over the pockets' holes and too faintly to be found
         # (`Within.over_holes`, `Within.faint`).
         self.over_holes = Detections.empty()
         self.faint = Detections.empty()
+
+    def network_input(self, view: BoardView, whole: bool) -> np.ndarray:
+        """What the network is given for `view`: the view itself, or with `even_light` its light
+        evened out, read off each whole view (a box of it is lit as the last whole one was)."""
+        if self.light is None:
+            return view.image_bgr
+        if whole:
+            self.light.observe(view.image_bgr)
+        return self.light.evened(view.image_bgr, view.origin_px)
 
     def heat_maps(self, view_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(C, G, G) class heat and (2, G, G) offsets for one rectified view."""
@@ -258,13 +269,7 @@ class OnnxDetector:
         (`box_alignment_px`). `striker_elsewhere`: a confident striker was found outside the
         box, so no pale striker is looked for in it."""
         view = self.rectifier.view(image, calibration, box)
-        network_input = view.image_bgr
-        if self.even_light:
-            # The light is read off each whole view (a box of it is lit as the last one was).
-            if box is None:
-                self.light.observe(view.image_bgr)
-            network_input = self.light.evened(view.image_bgr, view.origin_px)
-        heat, offsets = self.heat_maps(network_input)
+        heat, offsets = self.heat_maps(self.network_input(view, whole=box is None))
         uv, classes, score = find_peaks(heat, offsets, self.stride, UNSURE_FROM_SCORE)
         faces = view.to_board(uv - 0.5)
         printed = (
