@@ -875,15 +875,27 @@ class StrokeSegmenter:
         where it lay, carried across in glimpses at 1 m/s and put down; the false stroke's end
         then made the real strike look like a striker picked up where a stroke left it). A
         stroke from where the striker was put down, its striker stopping on the opponent's
-        line, is a stroke (9189)."""
+        line, is a stroke (9189).
+
+        A strike seen from such a spot is the same carry when the board did not change
+        (`_board_moved`): the hand lifted the striker, slid it under the fingers to a spot read
+        as still for one look (its speed measured across the fingers' cover) and swept it off
+        at a strike's speed (development video 9304: lifted 18 mm off where it lay beyond the
+        west base line, carried to the east one; the false stroke then took the real strike
+        from there for a striker picked up where a stroke left it, and that stroke was lost)."""
         after = self._striker_after
-        if after is None or stroke.striker_start is None or not stroke.found_far_from_rest:
+        if after is None or stroke.striker_start is None or self._end_state is None:
             return False
         lifted = (
             float(np.linalg.norm(stroke.striker_start - np.asarray(after[1])))
             <= 2.0 * self.config.reposition_mm
         )
-        if not lifted or stroke.touched or any(e.item in CARROMMEN for e in stroke.events):
+        if not lifted:
+            return False
+        if stroke.found_far_from_rest:
+            if stroke.touched or any(e.item in CARROMMEN for e in stroke.events):
+                return False
+        elif self._board_moved(stroke):
             return False
         return any(
             p.item == "striker"
@@ -1506,7 +1518,13 @@ def _reconcile(
     at the pocket's mouth (one the detector lost at the mouth, going in at last): a piece gone
     long ago made lost tracks projected or guessed into pockets look confirmed (development
     videos 9125, 9133, 9132, 9102: a coin overboard or pocketed unseen at one stroke
-    "pocketed" 82 to 214 mm from the pocket strokes later).
+    "pocketed" 82 to 214 mm from the pocket strokes later). Nor, while one is carried, does a
+    second departure at a pocket a moment after one believed there (`_seen_falling_again`):
+    a sinking piece's last look over the hole, read as another colour or matched afresh, is
+    seen going twice, and the second sighting took the carried piece's place (development
+    videos 9325, 9331, 9334: a black at a pocket's mouth that the detector never sees
+    against the hole, a white on the centre circle's print, a white pocketed unseen, each
+    "pocketed" later as a coin that went in was seen going a second time, 2 frames on).
 
     `in_holes`: pieces the detector saw over a pocket's hole, falling in. Such a sighting
     ranks with the watch's own (before the tracker's: a track swapped at the break carries
@@ -1557,17 +1575,20 @@ def _reconcile(
     # Of what is needed, what only a pocketing at the pocket may fill; those fill it first.
     only_near = {item: min(need[item], (carried or Counter())[item]) for item in CARROMMEN}
 
+    kept: list[ItemEvent] = []
+
     def fills(item: str, e: ItemEvent) -> bool:
         """Whether `e` may stand for one more `item` gone, and if so count it."""
         near = _at_its_mouth(e)
         if not need[item] or not (near or need[item] > only_near[item]):
+            return False
+        if (carried or Counter())[item] and _seen_falling_again(e, kept):
             return False
         need[item] -= 1
         if near and only_near[item]:
             only_near[item] -= 1
         return True
 
-    kept: list[ItemEvent] = []
     for item in CARROMMEN:
         left: list[ItemEvent] = []
         for e in pockets[item]:
@@ -1598,6 +1619,15 @@ def _reconcile(
     ]
     vanished = {item: n for item, n in need.items() if n > 0}
     return kept, dropped, vanished
+
+
+def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent]) -> bool:
+    """Whether `event` is a piece already believed gone, seen falling a second time: at the
+    same pocket within `SAME_DEPARTURE_S` of it (its last look over the hole read as another
+    colour, or the piece matched afresh as it sank)."""
+    return any(
+        k.pocket == event.pocket and abs(k.time_s - event.time_s) <= SAME_DEPARTURE_S for k in kept
+    )
 
 
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
