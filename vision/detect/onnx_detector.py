@@ -30,6 +30,9 @@ from calibration.geometry import (
 from vision.detect.base import BoardRectifier, BoardView, Picture, ViewBox
 from vision.detect.centres import find_peaks, suppress_close
 from vision.detect.lighting import SurfaceLight
+from vision.detect.mouth import SCORE as MOUTH_SCORE
+from vision.detect.mouth import STILL_MM as MOUTH_STILL_MM
+from vision.detect.mouth import mouth_blacks_mm
 from vision.detect.parallax import Viewpoint
 from vision.detect.rim import STRIKER_MIN_RIM_MM, rim_radii_mm, rims
 from vision.detections import CLASS_NAMES, Detections
@@ -74,6 +77,7 @@ CENTRE_PRINT_MAX_SCORE = 0.5
 _CENTRE = np.zeros((1, 2))
 _STRIKER = CLASS_NAMES.index("striker")
 _WHITE = CLASS_NAMES.index("white")
+_BLACK = CLASS_NAMES.index("black")
 # Under a dim lamp the pale striker washes out: the network takes it for a white coin or is
 # unsure it is a piece at all. When no peak is a confident striker, a weaker peak that the
 # network thinks may be the striker (or a white coin) is taken for the striker if its rim is
@@ -218,6 +222,8 @@ class OnnxDetector:
         # (`Within.over_holes`, `Within.faint`).
         self.over_holes = Detections.empty()
         self.faint = Detections.empty()
+        # Per pocket, the black found at its mouth by shape in the last look there (on video).
+        self._at_mouths: dict[str, np.ndarray | None] = {}
 
     def network_input(self, view: BoardView, whole: bool) -> np.ndarray:
         """What the network is given for `view`: the view itself, or with `even_light` its light
@@ -287,7 +293,8 @@ class OnnxDetector:
         faint = self._faint(viewpoint, faces, classes, score, printed | over_hole)
         peaks = score >= self.peak_floor
         if not peaks.any():
-            return Within(Detections.empty(), unsure_mm, False, Detections.empty(), faint)
+            found = self._with_mouth_blacks(Detections.empty(), view, viewpoint)
+            return Within(found, unsure_mm, False, Detections.empty(), faint)
         uv, classes, score, faces, printed, over_hole = (
             uv[peaks],
             classes[peaks],
@@ -311,6 +318,7 @@ class OnnxDetector:
         bases = viewpoint.face_to_base(faces[kept])
         on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
+        found = self._with_mouth_blacks(found, view, viewpoint)
         # Over the holes the fainter peaks are reported too, for the caller to weigh: a coin
         # sinking into the dark scores lower with every frame.
         seen = np.flatnonzero(~printed)
@@ -319,6 +327,29 @@ class OnnxDetector:
         falling = pocket_distance_mm(seen_bases) < OVER_HOLE_MM
         over_holes = Detections(seen_bases[falling], classes[seen][falling], score[seen][falling])
         return Within(found, unsure_mm, pale is not None, over_holes, faint)
+
+    def _with_mouth_blacks(self, found: Detections, view: BoardView, viewpoint: Viewpoint) -> Detections:
+        """`found` and the black coins lying over a pocket's hole that the network did not
+        find (`vision.detect.mouth`: against the dark hole it hardly sees them); on video
+        (`for_tracking`) only those found there in the last look at that pocket too."""
+        mouths = []
+        for pocket, xy in mouth_blacks_mm(view).items():
+            before = self._at_mouths.get(pocket)
+            self._at_mouths[pocket] = xy
+            if xy is None:
+                continue
+            if not self.for_tracking or (before is not None and np.hypot(*(xy - before)) <= MOUTH_STILL_MM):
+                mouths.append(xy)
+        if not mouths:
+            return found
+        bases = viewpoint.face_to_base(np.array(mouths))
+        # A piece found within a coin's radius is that coin (a neighbour lies a coin's width off).
+        new = _nearest_mm(bases, found.xy_mm) >= COIN_RADIUS_MM if len(found) else np.ones(len(bases), bool)
+        if not new.any():
+            return found
+        count = int(new.sum())
+        blacks = Detections(bases[new], np.full(count, _BLACK), np.full(count, MOUTH_SCORE, dtype=np.float32))
+        return Detections.merge([found, blacks])
 
     def _faint(
         self, viewpoint: Viewpoint, faces: np.ndarray, classes: np.ndarray, score: np.ndarray, off: np.ndarray
