@@ -1625,9 +1625,7 @@ def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent]) -> bool:
     """Whether `event` is a piece already believed gone, seen falling a second time: at the
     same pocket within `SAME_DEPARTURE_S` of it (its last look over the hole read as another
     colour, or the piece matched afresh as it sank)."""
-    return any(
-        k.pocket == event.pocket and abs(k.time_s - event.time_s) <= SAME_DEPARTURE_S for k in kept
-    )
+    return any(k.pocket == event.pocket and abs(k.time_s - event.time_s) <= SAME_DEPARTURE_S for k in kept)
 
 
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
