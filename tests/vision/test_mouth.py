@@ -148,13 +148,18 @@ def test_on_video_a_black_is_taken_at_a_mouth_once_it_lies_there_two_looks_runni
     overhead = Viewpoint(np.zeros(2), np.inf)
     none = Detections.empty()
     video = OnnxDetector(for_tracking=True)
-    looks = [video._with_mouth_blacks(none, view, overhead) for view in (empty, lying, empty, lying, lying)]
+    views = (empty, lying, empty, lying, lying)
+    looks = [video._with_mouth_blacks(none, view, overhead, look) for look, view in enumerate(views)]
     assert [len(found) for found in looks] == [0, 0, 0, 0, 1]
     taken = looks[-1]
     assert int(taken.class_id[0]) == CLASS_NAMES.index("black") and float(taken.score[0]) == SCORE
-    assert len(OnnxDetector()._with_mouth_blacks(none, lying, overhead)) == 1
+    # Two parts of one frame holding the pocket are one look, not two running.
+    once = OnnxDetector(for_tracking=True)
+    assert [len(once._with_mouth_blacks(none, lying, overhead, 7)) for _ in range(2)] == [0, 0]
+    assert len(once._with_mouth_blacks(none, lying, overhead, 8)) == 1
+    assert len(OnnxDetector()._with_mouth_blacks(none, lying, overhead, 0)) == 1
     # One the network found there already is not found twice.
     near = Detections(
         AT_MOUTH_MM[None] + [2.0, 0.0], np.array([CLASS_NAMES.index("black")]), np.array([0.45])
     )
-    assert len(OnnxDetector()._with_mouth_blacks(near, lying, overhead)) == 1
+    assert len(OnnxDetector()._with_mouth_blacks(near, lying, overhead, 0)) == 1

@@ -37,6 +37,7 @@ from vision.detect.parallax import Viewpoint
 from vision.detect.rim import STRIKER_MIN_RIM_MM, rim_radii_mm, rims
 from vision.detections import CLASS_NAMES, Detections
 from vision.errors import VisionError
+from vision.io import Frame
 
 DEFAULT_MODEL = "detector.onnx"
 # Chosen on development data (models/detector/MODEL_CARD.md): with printed base circles no
@@ -222,8 +223,12 @@ class OnnxDetector:
         # (`Within.over_holes`, `Within.faint`).
         self.over_holes = Detections.empty()
         self.faint = Detections.empty()
-        # Per pocket, the black found at its mouth by shape in the last look there (on video).
-        self._at_mouths: dict[str, np.ndarray | None] = {}
+        # Per pocket, the black found at its mouth by shape (or None) in the last look there at
+        # an earlier frame, and in the latest look (frame index, place): on video a frame's
+        # parts may hold one pocket twice (vision.detect.changed_part), one look all the same.
+        self._mouths_before: dict[str, np.ndarray | None] = {}
+        self._mouths_latest: dict[str, tuple[int, np.ndarray | None]] = {}
+        self._looks = 0
 
     def network_input(self, view: BoardView, whole: bool) -> np.ndarray:
         """What the network is given for `view`: the view itself, or with `even_light` its light
@@ -293,7 +298,7 @@ class OnnxDetector:
         faint = self._faint(viewpoint, faces, classes, score, printed | over_hole)
         peaks = score >= self.peak_floor
         if not peaks.any():
-            found = self._with_mouth_blacks(Detections.empty(), view, viewpoint)
+            found = self._with_mouth_blacks(Detections.empty(), view, viewpoint, self._look_of(image))
             return Within(found, unsure_mm, False, Detections.empty(), faint)
         uv, classes, score, faces, printed, over_hole = (
             uv[peaks],
@@ -318,7 +323,7 @@ class OnnxDetector:
         bases = viewpoint.face_to_base(faces[kept])
         on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
-        found = self._with_mouth_blacks(found, view, viewpoint)
+        found = self._with_mouth_blacks(found, view, viewpoint, self._look_of(image))
         # Over the holes the fainter peaks are reported too, for the caller to weigh: a coin
         # sinking into the dark scores lower with every frame.
         seen = np.flatnonzero(~printed)
@@ -328,14 +333,26 @@ class OnnxDetector:
         over_holes = Detections(seen_bases[falling], classes[seen][falling], score[seen][falling])
         return Within(found, unsure_mm, pale is not None, over_holes, faint)
 
-    def _with_mouth_blacks(self, found: Detections, view: BoardView, viewpoint: Viewpoint) -> Detections:
+    def _look_of(self, image: Picture) -> int:
+        """Which look `image` is: its frame's index, or a count of pictures given."""
+        if isinstance(image, Frame):
+            return image.index
+        self._looks += 1
+        return -self._looks
+
+    def _with_mouth_blacks(
+        self, found: Detections, view: BoardView, viewpoint: Viewpoint, look: int
+    ) -> Detections:
         """`found` and the black coins lying over a pocket's hole that the network did not
         find (`vision.detect.mouth`: against the dark hole it hardly sees them); on video
         (`for_tracking`) only those found there in the last look at that pocket too."""
         mouths = []
         for pocket, xy in mouth_blacks_mm(view).items():
-            before = self._at_mouths.get(pocket)
-            self._at_mouths[pocket] = xy
+            latest = self._mouths_latest.get(pocket)
+            if latest is not None and latest[0] != look:
+                self._mouths_before[pocket] = latest[1]
+            self._mouths_latest[pocket] = (look, xy)
+            before = self._mouths_before.get(pocket)
             if xy is None:
                 continue
             if not self.for_tracking or (before is not None and np.hypot(*(xy - before)) <= MOUTH_STILL_MM):
