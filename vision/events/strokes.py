@@ -1535,6 +1535,7 @@ def _reconcile(
     pocket (`pocket_watch.FAINT_LEAD_MIN_MM`): believed after everything else that went into a
     pocket, and never for another colour."""
     faint_leads = faint_leads or []
+    carried = carried or Counter()
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     # The striker falling into a pocket is seen over the hole as a white coin as often as not:
     # a white sighting where the striker went in about then is the striker (development video
@@ -1573,7 +1574,7 @@ def _reconcile(
         lost = [e for e in stroke.events if e.item == item and e.pocket is None and not e.guess]
         offs[item] = lost + edge
     # Of what is needed, what only a pocketing at the pocket may fill; those fill it first.
-    only_near = {item: min(need[item], (carried or Counter())[item]) for item in CARROMMEN}
+    only_near = {item: min(need[item], carried[item]) for item in CARROMMEN}
 
     kept: list[ItemEvent] = []
 
@@ -1582,7 +1583,7 @@ def _reconcile(
         near = _at_its_mouth(e)
         if not need[item] or not (near or need[item] > only_near[item]):
             return False
-        if (carried or Counter())[item] and _seen_falling_again(e, kept):
+        if carried[item] and _seen_falling_again(e, kept):
             return False
         need[item] -= 1
         if near and only_near[item]:
