@@ -1425,6 +1425,16 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
 
 
+def south_pockets_a_white(striker_end: tuple[float, float]) -> ScriptedMatch:
+    """The break made, South pockets W1 into NE and the striker stops at `striker_end`, left
+    lying there (what a hand then does with it is the test's)."""
+    m = ScriptedMatch()
+    m.new_board("S")
+    m.put_striker("S", 40.0)
+    m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=striker_end)
+    return m
+
+
 def carried_to_north_and_struck(m: ScriptedMatch, speed: float) -> tuple[int, int]:
     """A hand carries the striker from where it lies to North's base line at `speed` (mm/s);
     a second later North pockets B2. The frames the carry starts and ends at."""
@@ -1447,10 +1457,7 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
     stroke after it missed)."""
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
-        m = ScriptedMatch()
-        m.new_board("S")
-        m.put_striker("S", 40.0)
-        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(0.0, -310.0))
+        m = south_pockets_a_white(striker_end=(0.0, -310.0))
         covered = len(m._xy)
         m.wait(1.5)
         glimpsed = len(m._xy)
@@ -1477,10 +1484,7 @@ def test_a_striker_lifted_off_where_it_lay_and_swept_across_in_sight_is_not_a_st
     from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
-        m = ScriptedMatch()
-        m.new_board("S")
-        m.put_striker("S", 40.0)
-        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, -287.0))
+        m = south_pockets_a_white(striker_end=(40.0, -287.0))
         m.wait(0.5)
         lifted = len(m._xy)
         m.move({"S": (np.array([40.0, -269.0]), 200.0)})
@@ -1733,10 +1737,7 @@ def test_a_striker_lifted_onto_its_base_line_and_carried_unseen_to_the_opposite_
     (development video 9203: an extra stroke, and North's real one lost under it)."""
 
     def board() -> tuple[ScriptedMatch, int, int]:
-        m = ScriptedMatch()
-        m.new_board("S")
-        m.put_striker("S", 40.0)
-        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, -278.0))
+        m = south_pockets_a_white(striker_end=(40.0, -278.0))
         m.move({"S": (np.array([40.0, -262.0]), 100.0)})
         m.wait(0.1)
         carried, arrived = carried_to_north_and_struck(m, 800.0)
@@ -1759,10 +1760,7 @@ def test_a_striker_lifted_off_the_far_line_and_carried_across_in_glimpses_is_not
     from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int, int]:
-        m = ScriptedMatch()
-        m.new_board("S")
-        m.put_striker("S", 40.0)
-        m.strike("S", target="W1", pocket="NE", picked_up=False, striker_end=(40.0, 267.0))
+        m = south_pockets_a_white(striker_end=(40.0, 267.0))
         lifted = len(m._xy)
         m.move({"S": (np.array([40.0, 251.0]), 100.0)})
         m.wait(0.1)

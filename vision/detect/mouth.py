@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from calibration.camera import board_to_rectified, rectified_to_board
 from calibration.geometry import (
     COIN_RADIUS_MM,
     HALF_SURFACE_MM,
@@ -133,14 +134,13 @@ def _kernel(px_per_mm: float, inner_mm: float, outer_mm: float) -> np.ndarray:
 def _patch(px_per_mm: float, half_extent_mm: float, pocket: str) -> _Patch:
     size = int(round(2 * half_extent_mm * px_per_mm))
     centre = pocket_centre(pocket)  # type: ignore[arg-type]
-    col_c = (centre[0] + half_extent_mm) * px_per_mm
-    row_c = (half_extent_mm - centre[1]) * px_per_mm
+    ((col_c, row_c),) = board_to_rectified(centre[None], px_per_mm, half_extent_mm) + 0.5
     reach = _REACH_MM * px_per_mm
     col0, col1 = max(0, int(col_c - reach)), min(size, int(np.ceil(col_c + reach)))
     row0, row1 = max(0, int(row_c - reach)), min(size, int(np.ceil(row_c + reach)))
     cols, rows = np.meshgrid(np.arange(col0, col1), np.arange(row0, row1))
-    x = (cols + 0.5) / px_per_mm - half_extent_mm
-    y = half_extent_mm - (rows + 0.5) / px_per_mm
+    board = rectified_to_board(np.stack([cols.ravel(), rows.ravel()], axis=1), px_per_mm, half_extent_mm)
+    x, y = board[:, 0].reshape(cols.shape), board[:, 1].reshape(cols.shape)
     from_centre = np.hypot(x - centre[0], y - centre[1])
     on_surface = (np.abs(x) <= HALF_SURFACE_MM) & (np.abs(y) <= HALF_SURFACE_MM)
     inset = (np.abs(x) <= HALF_SURFACE_MM - COIN_RADIUS_MM) & (np.abs(y) <= HALF_SURFACE_MM - COIN_RADIUS_MM)
