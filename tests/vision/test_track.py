@@ -264,3 +264,52 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
         )  # fmt: skip
         at_lip = Detections(np.array([[326.0 + speed / 30.0, 302.0]]), np.array([black]), np.array([0.2]))
         assert (continued(found, at_lip, slowing, 1.0 + 1 / 30) is not found) == kept
+
+
+def _carried_past(stale_xy: tuple[float, float]) -> tuple[Scene, list[tuple[float, float]]]:
+    """A striker track left at `stale_xy` (the striker seen there and, for a few frames, also
+    where it really lies; then only there), and the striker carried at 0.5 m/s on a line
+    that passes close by `stale_xy`, unseen for one frame just before it gets there."""
+    start = (-185.0, 260.0)
+    frames: Scene = [[*REST, (STRIKER, stale_xy)]] * 4
+    frames += [[*REST, (STRIKER, stale_xy), (STRIKER, start)]] * 4
+    frames += [[*REST, (STRIKER, start)]] * 30
+    path = [(-185.0 - 2.0 * k, 260.0 - 16.0 * k) for k in range(1, 13)]
+    for k, xy in enumerate(path):
+        frames.append(list(REST) if k == 7 else [*REST, (STRIKER, xy)])
+    return frames, path
+
+
+def test_a_moving_piece_unseen_for_a_frame_is_predicted_over_the_time_unseen() -> None:
+    # Development video 9300 (the striker carried past a stale striker track): predicted
+    # only one frame on from its last sighting, a piece moving at 0.5 m/s and unseen for a
+    # frame lies nearer a piece hidden under a hand, whose track takes its sighting.
+    hidden = (WHITE, (-208.0, 128.0))  # covered by the hand from the frame the other is unseen
+    frames: Scene = [[*REST, hidden]] * 4
+    path = [(-185.0 - 2.0 * k, 260.0 - 16.0 * k) for k in range(12)]
+    for k, xy in enumerate(path):
+        seen = [] if k == 7 else [(WHITE, xy)]
+        frames.append([*REST, *([hidden] if k < 7 else []), *seen])
+    out = run(Tracker(), frames)
+    hidden_id = id_at(out[3], hidden[1])
+    moving = id_at(out[-len(path) + 2], path[2])
+    assert moving != hidden_id
+    assert id_at(out[-1], path[-1]) == moving
+    assert out[-1].state[out[-1].track_id == hidden_id].tolist() == [TrackState.OCCLUDED]
+
+
+def test_a_stale_striker_track_is_dropped_once_the_striker_is_seen_moving() -> None:
+    frames, path = _carried_past((-240.0, 107.0))
+    out = run(Tracker(), frames)
+    stale = id_at(out[3], (-240.0, 107.0))
+    assert stale in out[-len(path) - 2].track_id.tolist()  # kept while the striker lies still
+    assert stale not in out[-1].track_id.tolist()
+    assert len(out[-1].of_class("striker")) == 1
+
+
+def test_a_false_striker_lying_still_is_kept_while_the_real_one_moves() -> None:
+    mark = (STRIKER, (0.0, 150.0))
+    frames = [[*REST, mark, (STRIKER, (0.0, -290.0))]] * 6
+    frames += [[*REST, mark, (STRIKER, (0.0, -290.0 + 60.0 * k))] for k in range(1, 4)]
+    out = run(Tracker(), frames)
+    assert len(out[-1].of_class("striker")) == 2

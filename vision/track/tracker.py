@@ -72,6 +72,10 @@ class TrackerConfig:
     # the mouth too slowly for the path test, or sank while blurred).
     linger_pocket_mm: float = POCKET_RADIUS_MM + COIN_RADIUS_MM * 2.0
     linger_frames: int = 20
+    # A moving piece unseen for a few frames has moved on all that while: predicted from its
+    # last sighting over the time since (no more than this many frames: one unseen longer is
+    # occluded or gone, and its last velocity says little).
+    predict_unseen_frames: int = 3
 
 
 @dataclass(eq=False)
@@ -114,7 +118,7 @@ class Tracker:
     # -- assignment -----------------------------------------------------------------------
     def _cost(self, tracks: list[_Track], dets: Detections, dt: float, gate_of: np.ndarray) -> np.ndarray:
         cfg = self.config
-        predicted = np.array([self._predict(t, dt) for t in tracks]).reshape(-1, 2)
+        predicted = np.array([self._predict(t, self._horizon(t, dt)) for t in tracks]).reshape(-1, 2)
         distance = np.linalg.norm(predicted[:, None, :] - dets.xy_mm[None, :, :], axis=2)
         track_class = np.array([t.class_id for t in tracks], np.int64)
         same = track_class[:, None] == dets.class_id[None, :]
@@ -137,7 +141,7 @@ class Tracker:
         matched: dict[int, int] = {}
         free = list(range(len(dets)))
         if tracks and len(dets):
-            moved = np.array([t.speed * dt for t in tracks])
+            moved = np.array([t.speed * self._horizon(t, dt) for t in tracks])
             gates = cfg.gate_mm + cfg.speed_gate_fraction * moved
             for r, c in self._assign(self._cost(tracks, dets, dt, gates)):
                 matched[r] = c
@@ -193,6 +197,7 @@ class Tracker:
             if on_playing_surface(detections.xy_mm[d]) and not self._class_full(int(detections.class_id[d])):
                 self._start(detections, d, time_s)
 
+        self._drop_stale_strikers()
         reported = [t for t in self._tracks if t.confirmed]
         frame = self._frame(reported, frame_index, time_s)
         self._tracks = [
@@ -201,6 +206,29 @@ class Tracker:
             if t.state not in (TrackState.POCKETED, TrackState.OFF_BOARD) and (t.confirmed or t.missed == 0)
         ]
         return frame
+
+    def _drop_stale_strikers(self) -> None:
+        """There is one striker: seen moving, any other striker track left unseen for a while
+        is where it used to lie (picked up under a hand and seen again elsewhere, under a new
+        track), not a second striker. Kept, such a stale track lying on a base line took the
+        sighting of the striker carried past it, and the striker was "struck" from there
+        (development video 9300). The spare striker track is for a printed mark read as a
+        striker, and a print never moves."""
+        moving = any(
+            t.class_id == STRIKER and t.confirmed and t.missed == 0 and t.state == TrackState.MOVING
+            for t in self._tracks
+        )
+        if not moving:
+            return
+        self._tracks = [
+            t
+            for t in self._tracks
+            if not (
+                t.class_id == STRIKER
+                and t.state == TrackState.OCCLUDED
+                and t.missed >= self.config.gone_after_frames
+            )
+        ]
 
     def _observe(self, track: _Track, dets: Detections, d: int, time_s: float, dt: float) -> None:
         cfg = self.config
@@ -245,6 +273,15 @@ class Tracker:
 
     def _predict(self, track: _Track, dt: float) -> np.ndarray:
         return track.xy + track.velocity * dt
+
+    def _horizon(self, track: _Track, dt: float) -> float:
+        """How far ahead of its last sighting a track's piece is now, in seconds. A striker
+        lost under the fingers carrying it for a frame, predicted one frame on from where it
+        was last seen, lay nearer a stale striker track left on a base line, which took the
+        sighting and was then "struck" from there (development video 9300)."""
+        now = self._last_time if self._last_time is not None else 0.0
+        unseen = max(now - track.last_seen_time, dt)
+        return min(unseen, max(dt, self.config.predict_unseen_frames * self._frame_s))
 
     def _path(self, track: _Track) -> np.ndarray:
         """Points along the track's predicted path from its last sighting (for the pocket test)."""
