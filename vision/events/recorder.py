@@ -7,6 +7,7 @@ event when the board has come to rest) and appends them to the log file at once.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from vision.detections import Detections
@@ -40,6 +41,7 @@ class MatchRecorder:
         self.auto_fouls = frozenset(auto_fouls)
         self.writer = writer or MatchLogWriter(None)
         self.segmenter = StrokeSegmenter(config)
+        self.segmenter.owed = self._owed
         self.stroke_count = 0
         # The records behind the latest update's stroke events (for the review); older ones
         # are dropped so memory stays flat however long the match.
@@ -89,6 +91,15 @@ class MatchRecorder:
             events.append(admitted)
         self.writer.append(events)
         return events
+
+    def _owed(self) -> Counter[str] | None:
+        """What the laws require put back before the next stroke (dues, penalties, the
+        queen), or None before the match is under way."""
+        state = self.guard.state
+        if state is None or state.board is None:
+            return None
+        pending = state.to_place()
+        return Counter({"white": pending.white, "black": pending.black, "queen": int(pending.queen)})
 
     def _fix_header(self) -> None:
         if self.seating.seats is not None:
@@ -172,6 +183,10 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any] | None, index
         evidence["vanished_not_pocketed"] = dict(record.vanished)
     if record.unseen_overboard:
         evidence["overboard_unseen"] = dict(record.unseen_overboard)  # inferred at the break
+    if record.returned_unseen:
+        # Put back where the laws owed nothing: a piece missing since an earlier stroke, back
+        # from off the board (law 65), not a placing.
+        evidence["returned_not_placed"] = dict(record.returned_unseen)
     if not record.settled:
         evidence["settled"] = False
     return evidence

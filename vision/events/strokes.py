@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -152,6 +152,7 @@ class StrokeRecord:
     vanished: dict[str, int] = field(default_factory=dict)  # gone unseen: not pocketed
     # Gone unseen at the break and taken to have jumped off (law 65), not seen going.
     unseen_overboard: dict[str, int] = field(default_factory=dict)
+    returned_unseen: dict[str, int] = field(default_factory=dict)  # put back, owed to nobody
     settled: bool = True  # False when the video ended or the time limit closed it
     striker_start_traced: bool = False  # the start traced back from the flight, not seen
     before: dict[int, tuple[str, tuple[float, float]]] = field(default_factory=dict)
@@ -172,6 +173,7 @@ class _Stroke:
     counts_before: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
     carried_vanished: Counter[str] = field(default_factory=Counter)
+    returned_unseen: Counter[str] = field(default_factory=Counter)  # back from off the board
     placing_zone_before: Counter[str] = field(default_factory=Counter)
     confirmed: bool = False
     last_motion_s: float = 0.0
@@ -306,6 +308,10 @@ class StrokeSegmenter:
         # The seats players sit at, once known (None: any seat may strike, as before the first
         # stroke of a match whose seating is inferred).
         self.occupied_seats: frozenset[str] | None = None
+        # What the laws require put back before the next stroke, as far as the strokes recorded
+        # so far go (the recorder asks its rules engine; None: not known, any piece put back
+        # is a placing).
+        self.owed: Callable[[], Counter[str] | None] | None = None
         self._rest_counter = RestCounter(CARROMMEN)
         self._faint_mm = np.zeros((0, 2))  # the latest look's faint peaks
         self.frames_seen = 0
@@ -1021,6 +1027,17 @@ class StrokeSegmenter:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
 
+    def _returned_unseen(self, put_back: Counter[str]) -> Counter[str]:
+        """Of the carrommen put back, those that are pieces gone unseen at an earlier stroke
+        coming back from off the board: as many per colour as were put back beyond what the
+        laws owe, and no more than are missing."""
+        owed = self.owed() if self.owed is not None else None
+        if owed is None:
+            return Counter()
+        return Counter(
+            {item: min(max(0, put_back[item] - owed[item]), self._end_vanished[item]) for item in CARROMMEN}
+        ) + Counter()
+
     def _note_board_change(self, stroke: _Stroke) -> None:
         """At the strike: a new board, or carrommen put back since the last stroke ended."""
         snapshot = stroke.snapshot
@@ -1047,13 +1064,23 @@ class StrokeSegmenter:
             {item: max(0, stroke.placing_zone_before[item] - self._end_zone[item]) for item in CARROMMEN}
         )
         put_back = Counter({item: max(0, grown[item] - returned[item]) for item in CARROMMEN})
+        # A carromman gone unseen is still counted on the board (hidden or missed, we guess).
+        # One of its colour put back where nothing is owed (law 65: a piece that jumped off is
+        # put back in the centre; dues and penalties only after a pocketing or a foul) is that
+        # piece, back from off the board: no placing, and no longer missing (development video
+        # 9300: a black jumped off unseen, its return recorded as a placing, and the board's
+        # count stayed a black too high until a white falling into a pocket, read as black
+        # over the hole, was believed as that black).
+        unseen_back = self._returned_unseen(put_back)
+        put_back -= unseen_back
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
         stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
         # A carromman taken to have jumped off unseen at the break that is not seen put back
         # went into a pocket unseen after all: counted, but gone, as one that vanished.
         not_back = self._end_unseen_overboard - grown
-        stroke.carried_vanished = (self._end_vanished + not_back) & stroke.counts_before
+        stroke.carried_vanished = ((self._end_vanished - unseen_back) + not_back) & stroke.counts_before
+        stroke.returned_unseen = unseen_back
         items: list[str] = []
         positions: list[tuple[float, float]] = []
         for item in CARROMMEN:
@@ -1409,6 +1436,7 @@ class StrokeSegmenter:
             dropped_pocket_events=tuple(dropped),
             vanished=vanished,
             unseen_overboard=unseen_overboard,
+            returned_unseen=dict(stroke.returned_unseen),
             settled=settled,
             striker_start_traced=stroke.striker_start_traced,
             before={tid: (p.item, p.xy) for tid, p in stroke.snapshot.items() if p.on_board},
