@@ -25,6 +25,7 @@ from calibration.geometry import (
     STRIKER_RADIUS_MM,
     base_circle_centres,
     on_playing_surface,
+    pocket_centres,
     pocket_distance_mm,
 )
 from vision.detect.base import BoardRectifier, BoardView, Picture, ViewBox
@@ -57,6 +58,13 @@ MERGE_DISTANCE_MM = COIN_RADIUS_MM
 # early. So a piece is taken for falling only this far inside the edge (2 mm until session
 # 19; 7 mm found no more on the 40 development videos).
 OVER_HOLE_MM = POCKET_RADIUS_MM - 5.0
+# A coin overhanging a pocket's hole covers part of it, and the dark left uncovered, a
+# crescent, can read as a black coin lying just inside the hole's edge (development video
+# 9300: 0.42 to 0.46, 20 mm from the centre of a hole a white lay over, for a whole board;
+# counted, it stood for a black that was really pocketed). A black lying there, found a
+# little inside the edge, has the hole to itself: one found inside the edge under this
+# score beside another piece over the same hole is the hole.
+CRESCENT_MAX_SCORE = 0.5
 # A base circle is printed the size of a carromman, and on some boards (a cream fill) the
 # network takes the print for a white coin, though never with a real coin's confidence. A
 # print has no height, so its top face is where it is printed: a carromman found with its
@@ -124,6 +132,20 @@ UNSURE_BELOW_SCORE = 0.6
 FAINT_FROM_SCORE = 0.15
 # What the model file must say about itself (its metadata) for this code to read it.
 REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
+
+
+def _hole_crescents(bases: np.ndarray, classes: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Which of the peaks (at their bases) are the uncovered part of a pocket's hole that
+    another peak overhangs (`CRESCENT_MAX_SCORE`)."""
+    to_pockets = np.linalg.norm(bases[:, None, :] - pocket_centres()[None, :, :], axis=2)
+    nearest = np.argmin(to_pockets, axis=1) if len(bases) else np.zeros(0, np.int64)
+    distance = to_pockets[np.arange(len(bases)), nearest] if len(bases) else np.zeros(0)
+    inside = (classes == _BLACK) & (score < CRESCENT_MAX_SCORE) & (distance < POCKET_RADIUS_MM)
+    over = distance < POCKET_RADIUS_MM + COIN_RADIUS_MM
+    out = np.zeros(len(bases), bool)
+    for i in np.flatnonzero(inside):
+        out[i] = bool(np.any(over & (nearest == nearest[i]) & (np.arange(len(bases)) != i) & ~inside))
+    return out
 
 
 def _nearest_mm(points: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -321,7 +343,9 @@ class OnnxDetector:
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = viewpoint.face_to_base(faces[kept])
-        on_board = pocket_distance_mm(bases) >= OVER_HOLE_MM
+        on_board = (pocket_distance_mm(bases) >= OVER_HOLE_MM) & ~_hole_crescents(
+            bases, classes[kept], score[kept]
+        )
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
         found = self._with_mouth_blacks(found, view, viewpoint, self._look_of(image))
         # Over the holes the fainter peaks are reported too, for the caller to weigh: a coin
