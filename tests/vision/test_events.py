@@ -21,6 +21,7 @@ from tests.vision.scripted_match import ScriptedMatch
 from vision.detections import CLASS_NAMES, Detections
 from vision.errors import UsageError
 from vision.events import MatchLogWriter, MatchRecorder, SeatAssigner, parse_seats
+from vision.events.strokes import PLACING_ZONE_MM
 from vision.tracks import TrackFrame, TrackState
 
 STRIKER_CLASS = CLASS_NAMES.index("striker")
@@ -638,6 +639,44 @@ def unseen_off_board(frames: Iterator[TrackFrame], track: int, from_frame: int) 
                 frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
             )  # fmt: skip
         yield frame
+
+
+def moved_from(
+    frames: Iterator[TrackFrame], track: int, spots: list[tuple[int, tuple[float, float]]]
+) -> Iterator[TrackFrame]:
+    """Track `track` reported at each of `spots` (from frame, position) from its frame on."""
+    for frame in frames:
+        at = [xy for first, xy in spots if frame.frame_index >= first]
+        if at and np.any(frame.track_id == track):
+            xy = frame.xy_mm.copy()
+            xy[frame.track_id == track] = at[-1]
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
+                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_coin_on_the_placing_zones_edge_found_a_hair_inside_it_was_not_put_back() -> None:
+    # Development video 9311 (tracks from its truth, half a millimetre of noise): a black
+    # lying on the edge of where dues go, outside it when the break ended and inside at the
+    # next strike, was logged as placed, and the board's count stayed a black too high.
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("S", 40.0)
+        match.strike("S", target="W4", pocket="NE")
+        return match
+
+    clean = strokes_of(record(board()))
+    end, start = clean[0]["evidence"]["frames"][1], clean[1]["evidence"]["frames"][0]
+    edge = PLACING_ZONE_MM
+    spots = [(end - 15, (0.0, -(edge + 0.4))), (end + (start - end) // 2, (0.0, -(edge - 0.4)))]
+    events = record(board(), moved_from(oracle_track_frames(board().timeline()), 18, spots))
+    assert [e["type"] for e in events] == ["stroke", "stroke"]
+    assert strokes_of(events)[1]["evidence"]["counts_before"]["black"] == 9
 
 
 def test_a_carromman_gone_unseen_and_put_back_owed_to_nobody_is_not_a_placement() -> None:

@@ -60,6 +60,9 @@ POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
 # Dues, penalties, the queen and jumped carrommen are put back within the outer circle (law
 # 4(9)), or as near it as the pieces already there allow: two coins' width beyond it.
 PLACING_ZONE_MM = OUTER_CIRCLE_RADIUS_MM + 2.0 * COIN_DIAMETER_MM
+# A carromman found this near where its track lay when the last stroke ended has lain there
+# since (a piece at rest is found within a millimetre or two of where it lies).
+LAY_STILL_MM = 5.0
 # The tracker and the pocket watch saw the same departure when they place it this close in time.
 SAME_DEPARTURE_S = 0.2
 # A piece last seen with its centre this close to a pocket's centre and gone since sank
@@ -1027,6 +1030,24 @@ class StrokeSegmenter:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
 
+    def _arrived_in_zone(self, snapshot: dict[int, Piece]) -> Counter[str]:
+        """Carrommen of `snapshot` lying where dues go that did not lie there, where they are
+        now, when the last stroke ended (new tracks, or tracks found somewhere else)."""
+        end_state = self._end_state or {}
+        out: Counter[str] = Counter()
+        for tid, p in snapshot.items():
+            if p.item not in CARROMMEN or not p.on_board or float(np.hypot(*p.xy)) > PLACING_ZONE_MM:
+                continue
+            then = end_state.get(tid)
+            if (
+                then is not None
+                and then.on_board
+                and float(np.hypot(*(p.position - then.position))) <= LAY_STILL_MM
+            ):
+                continue
+            out[p.item] += 1
+        return out
+
     def _returned_unseen(self, put_back: Counter[str]) -> Counter[str]:
         """Of the carrommen put back, those that are pieces gone unseen at an earlier stroke
         coming back from off the board: as many per colour as were put back beyond what the
@@ -1034,9 +1055,8 @@ class StrokeSegmenter:
         owed = self.owed() if self.owed is not None else None
         if owed is None:
             return Counter()
-        return Counter(
-            {item: min(max(0, put_back[item] - owed[item]), self._end_vanished[item]) for item in CARROMMEN}
-        ) + Counter()
+        back = {item: min(put_back[item] - owed[item], self._end_vanished[item]) for item in CARROMMEN}
+        return Counter({item: n for item, n in back.items() if n > 0})
 
     def _note_board_change(self, stroke: _Stroke) -> None:
         """At the strike: a new board, or carrommen put back since the last stroke ended."""
@@ -1060,8 +1080,17 @@ class StrokeSegmenter:
         # striking hand lies over the board at the strike) for gone, and a hand held still for
         # a piece.
         returned = self._end_overboard
+        # And only as many as there are pieces in the zone that were not lying at that spot
+        # when the last stroke ended: a coin lying on the zone's edge, found a hair inside it
+        # now and a hair outside then, was not put back (development video 9311, tracks from
+        # its truth with half a millimetre of noise: a black "placed" after the break, the
+        # board's count a black too high from then on and its result lost).
+        arrived = self._arrived_in_zone(snapshot)
         grown = Counter(
-            {item: max(0, stroke.placing_zone_before[item] - self._end_zone[item]) for item in CARROMMEN}
+            {
+                item: max(0, min(stroke.placing_zone_before[item] - self._end_zone[item], arrived[item]))
+                for item in CARROMMEN
+            }
         )
         put_back = Counter({item: max(0, grown[item] - returned[item]) for item in CARROMMEN})
         # A carromman gone unseen is still counted on the board (hidden or missed, we guess).
