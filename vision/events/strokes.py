@@ -61,7 +61,8 @@ POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
 # 4(9)), or as near it as the pieces already there allow: two coins' width beyond it.
 PLACING_ZONE_MM = OUTER_CIRCLE_RADIUS_MM + 2.0 * COIN_DIAMETER_MM
 # A carromman found this near where its track lay when the last stroke ended has lain there
-# since (a piece at rest is found within a millimetre or two of where it lies).
+# since (a piece at rest is found within a millimetre or two of where it lies); and this
+# near the edge of where dues go, it may be counted on either side of it.
 LAY_STILL_MM = 5.0
 # The tracker and the pocket watch saw the same departure when they place it this close in time.
 SAME_DEPARTURE_S = 0.2
@@ -1030,22 +1031,20 @@ class StrokeSegmenter:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
 
-    def _arrived_in_zone(self, snapshot: dict[int, Piece]) -> Counter[str]:
-        """Carrommen of `snapshot` lying where dues go that did not lie there, where they are
-        now, when the last stroke ended (new tracks, or tracks found somewhere else)."""
+    def _lying_on_zone_edge(self, snapshot: dict[int, Piece]) -> Counter[str]:
+        """Carrommen of `snapshot` lying within `LAY_STILL_MM` of the edge of where dues go,
+        where their tracks lay when the last stroke ended (counted in the zone now, they may
+        have been counted out of it then)."""
         end_state = self._end_state or {}
         out: Counter[str] = Counter()
         for tid, p in snapshot.items():
-            if p.item not in CARROMMEN or not p.on_board or float(np.hypot(*p.xy)) > PLACING_ZONE_MM:
-                continue
             then = end_state.get(tid)
-            if (
-                then is not None
-                and then.on_board
-                and float(np.hypot(*(p.position - then.position))) <= LAY_STILL_MM
-            ):
+            if p.item not in CARROMMEN or not p.on_board or then is None or not then.on_board:
                 continue
-            out[p.item] += 1
+            if abs(float(np.hypot(*p.xy)) - PLACING_ZONE_MM) > LAY_STILL_MM:
+                continue
+            if float(np.hypot(*(p.position - then.position))) <= LAY_STILL_MM:
+                out[p.item] += 1
         return out
 
     def _returned_unseen(self, put_back: Counter[str]) -> Counter[str]:
@@ -1080,15 +1079,14 @@ class StrokeSegmenter:
         # striking hand lies over the board at the strike) for gone, and a hand held still for
         # a piece.
         returned = self._end_overboard
-        # And only as many as there are pieces in the zone that were not lying at that spot
-        # when the last stroke ended: a coin lying on the zone's edge, found a hair inside it
-        # now and a hair outside then, was not put back (development video 9311, tracks from
-        # its truth with half a millimetre of noise: a black "placed" after the break, the
-        # board's count a black too high from then on and its result lost).
-        arrived = self._arrived_in_zone(snapshot)
+        # Less a coin lying still on the zone's edge: found a hair inside it now and a hair
+        # outside then, it was not put back (development video 9311, tracks from its truth
+        # with half a millimetre of noise: a black "placed" after the break, the board's count
+        # a black too high from then on and its result lost).
+        on_edge = self._lying_on_zone_edge(snapshot)
         grown = Counter(
             {
-                item: max(0, min(stroke.placing_zone_before[item] - self._end_zone[item], arrived[item]))
+                item: max(0, stroke.placing_zone_before[item] - self._end_zone[item] - on_edge[item])
                 for item in CARROMMEN
             }
         )
