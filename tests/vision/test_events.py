@@ -435,6 +435,37 @@ def test_a_dim_striker_glimpsed_in_flight_every_few_frames_is_traced_back_to_its
     assert strokes[-1]["evidence"]["striker_start_traced"] is True
 
 
+def test_a_striker_first_seen_as_it_strikes_a_coin_is_traced_back_along_its_run_before() -> None:
+    # Development video 9319 (a dim lamp): first seen just before it struck the queen, at the
+    # far side of the centre, and once more just after, slowed to half: traced back along its
+    # speed then, it fell short of its base band, and the stroke was lost with the queen it
+    # pocketed. Here: 2.3 m/s, then 0.46 m/s, at a coin 280 mm from the striker's base line.
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("N", 0.0)
+        match.strike("N", target="W4", pocket="SW", speed=2300.0)
+        return match
+
+    clean = strokes_of(record(board()))
+    _, last = clean[0]["evidence"]["frames"]
+    first, _ = clean[-1]["evidence"]["frames"]
+    speeds = [
+        (f.frame_index, float(np.hypot(*f.velocity_mm_s[f.class_id == STRIKER_CLASS][0])))
+        for f in oracle_track_frames(board().timeline())
+        if f.frame_index > first and np.any(f.class_id == STRIKER_CLASS)
+    ]
+    hit = next(index for index, speed in speeds if speed < 1000.0)
+    frames = striker_occluded_between(oracle_track_frames(board().timeline()), last + 1, hit - 2)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["white"])]
+    start = np.array(strokes[-1]["evidence"]["striker_start_mm"])
+    assert np.linalg.norm(start - np.array(clean[-1]["evidence"]["striker_start_mm"])) < 40.0
+    assert strokes[-1]["evidence"]["striker_start_traced"] is True
+
+
 def test_a_striker_found_lying_off_the_line_it_then_flies_on_is_no_glimpse_of_a_flight() -> None:
     # The first look finds it 120 mm off the line it flies on after: a striker found lying
     # somewhere (a hand then carries it, or the track jumps to a false one) is a rest, and
@@ -1635,7 +1666,9 @@ def south_misses_north_pockets(north_speed: float = 3000.0) -> ScriptedMatch:
     return match
 
 
-@pytest.mark.parametrize("north_speed", [3000.0, 1800.0])
+# The coin flies at 0.6 of that: at 0.72 m/s only its heading into a pocket tells of a strike
+# (development video 9319: a dim lamp's gentle stroke).
+@pytest.mark.parametrize("north_speed", [3000.0, 1800.0, 1200.0])
 def test_a_stroke_whose_striker_is_seen_neither_aimed_nor_struck_is_left_to_whose_turn_it_is(
     north_speed: float,
 ) -> None:
@@ -1659,7 +1692,10 @@ def test_a_stroke_whose_striker_is_seen_neither_aimed_nor_struck_is_left_to_whos
     assert "player" not in blind and blind["touched"] is True
     assert blind["evidence"]["striker_start_mm"] is None and blind["evidence"]["striker_position"] is None
     assert "strike_unseen" in blind["evidence"]
-    assert blind["evidence"]["frames"][0] <= clean[1]["evidence"]["frames"][0] + 12
+    # A gentle one is told only near the pocket: later, but within what `vision.eval` takes
+    # for the same stroke.
+    late = 12 if north_speed >= 1800.0 else 20
+    assert blind["evidence"]["frames"][0] <= clean[1]["evidence"]["frames"][0] + late
     # The laws give it to Ben, North, whose turn it was.
     _, rulings = replay(parse_log(recorder.log()))
     assert [r.player for r in rulings if r.event == "stroke"] == ["Asha", "Ben"]
