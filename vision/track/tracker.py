@@ -213,7 +213,8 @@ class Tracker:
         track), not a second striker. Kept, such a stale track lying on a base line took the
         sighting of the striker carried past it, and the striker was "struck" from there
         (development video 9300). The spare striker track is for a printed mark read as a
-        striker, and a print never moves."""
+        striker, and a print never moves. One lost at a pocket's mouth is left for the pocket
+        test to judge (dropped without a cause there, it would read as gone into the pocket)."""
         moving = any(
             t.class_id == STRIKER and t.confirmed and t.missed == 0 and t.state == TrackState.MOVING
             for t in self._tracks
@@ -227,6 +228,7 @@ class Tracker:
                 t.class_id == STRIKER
                 and t.state == TrackState.OCCLUDED
                 and t.missed >= self.config.gone_after_frames
+                and self._pocket_near(t.xy, self.config.linger_pocket_mm) == NO_POCKET
             )
         ]
 
