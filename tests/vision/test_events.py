@@ -710,6 +710,74 @@ def test_a_coin_on_the_placing_zones_edge_found_a_hair_inside_it_was_not_put_bac
     assert strokes_of(events)[1]["evidence"]["counts_before"]["black"] == 9
 
 
+def _white_clears_the_board() -> ScriptedMatch:
+    """South (white) breaks pocketing W3, pockets the queen, covers it with W1 and pockets
+    every other white but W5 (which the tests hide from the break on)."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 10.0)
+    match.strike("S", target="W3", pocket="NW")
+    for k, (target, pocket) in enumerate(
+        [
+            ("Q", "NE"),
+            ("W1", "SW"),
+            ("W2", "NE"),
+            ("W4", "NW"),
+            ("W6", "SE"),
+            ("W7", "NE"),
+            ("W8", "NW"),
+            ("W9", "SW"),
+        ]
+    ):
+        match.put_striker("S", -60.0 + 30.0 * (k % 5))
+        match.strike("S", target=target, pocket=pocket)
+    return match
+
+
+def never_seen_from(frames: Iterator[TrackFrame], track: int, from_frame: int) -> Iterator[TrackFrame]:
+    """The tracker loses `track` at `from_frame` and never finds it again."""
+    for frame in frames:
+        yield frame.select(frame.track_id != track) if frame.frame_index >= from_frame else frame
+
+
+def test_a_coin_missing_since_the_break_is_counted_gone_when_the_last_in_sight_ends_the_board() -> None:
+    # Development video 9327: a white pocketed unseen at the break (taken to have jumped off,
+    # never seen put back) stayed counted on the board, and the board, won with the last white
+    # in sight, went on in the log.
+    start = strokes_of(record(_white_clears_the_board()))[0]["evidence"]["frames"][0]
+    frames = never_seen_from(oracle_track_frames(_white_clears_the_board().timeline()), 5, start + 2)
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    strokes = strokes_of(record(_white_clears_the_board(), frames, recorder))
+    assert strokes[0]["overboard"] == ["white"]  # the break: gone unseen, jumped off we guess
+    assert all("counted_gone" not in s["evidence"] for s in strokes[:-1])
+    last = strokes[-1]
+    assert last["pocketed"] == ["white", "white"]
+    assert last["evidence"]["counted_gone"] == {"white": 1}
+    assert [e["item"] for e in last["evidence"]["pocket_events"]] == ["white"]  # no pocket for it
+    _, rulings = replay(parse_log(recorder.log()))
+    assert rulings[-1].board_end is not None and rulings[-1].board_end.winner is not None
+
+
+def test_a_missing_coin_is_not_counted_gone_while_others_of_its_colour_lie_in_sight() -> None:
+    # The same, one white short: W9 is left on the board, in sight; the missing W5 stays counted.
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        for k, (target, pocket) in enumerate([("Q", "NE"), ("W1", "SW"), ("W2", "NE"), ("W4", "NW")]):
+            match.put_striker("S", -60.0 + 30.0 * k)
+            match.strike("S", target=target, pocket=pocket)
+        return match
+
+    start = strokes_of(record(board()))[0]["evidence"]["frames"][0]
+    frames = never_seen_from(oracle_track_frames(board().timeline()), 5, start + 2)
+    strokes = strokes_of(record(board(), frames))
+    assert all("counted_gone" not in s["evidence"] for s in strokes)
+    assert strokes[-1]["pocketed"] == ["white"]
+    assert strokes[-1]["evidence"]["vanished_not_pocketed"] == {"white": 1}
+
+
 def test_a_carromman_gone_unseen_and_put_back_owed_to_nobody_is_not_a_placement() -> None:
     # Development video 9300: a black jumped off unseen (counted as still on the board, since
     # nothing saw it go) and its return to the centre, law 65, was logged as a placing; the

@@ -48,6 +48,17 @@ class EngineGuard:
             return candidate
         return None
 
+    def wins_board(self, event: dict[str, Any]) -> bool:
+        """Whether the laws would end the board in play with a winner on this event (tried,
+        not recorded)."""
+        if self.state is None:
+            return False
+        try:
+            _, ruling = apply(self.state, _EVENT.validate_python(event))
+        except (RulesError, ValidationError):
+            return False
+        return ruling.board_end is not None and ruling.board_end.winner is not None
+
     def _candidates(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """The event itself, then ever smaller corrections of it."""
         out = [event]

@@ -101,6 +101,32 @@ class MatchRecorder:
         pending = state.to_place()
         return Counter({"white": pending.white, "black": pending.black, "queen": int(pending.queen)})
 
+    def _missing_counted_gone(self, event: dict[str, Any], record: StrokeRecord) -> dict[str, Any]:
+        """A coin gone unseen at an earlier stroke (into a pocket nobody saw it reach, or off the
+        board and never put back) stays counted on the board: nothing saw it go, and a coin
+        hidden or missed by the detector must not be taken for pocketed. When a stroke pockets
+        the last of that colour in sight and the missing ones are all that is left of it, and
+        counting them gone ends the board by the laws, they are gone: counted with this stroke,
+        with no pocket, and said so in its evidence (development video 9327: a white pocketed
+        unseen at the break, taken to have jumped off and never seen put back; the board, won
+        with the last white in sight, went on in the log for want of it)."""
+        missing = _missing_gone(event, record)
+        if not missing:
+            return event
+        extra = [colour for colour, n in missing.items() for _ in range(n)]
+        candidate = {**event, "pocketed": [*event["pocketed"], *extra]}
+        if not self.guard.wins_board(candidate):
+            return event
+        candidate["evidence"] = {
+            **event["evidence"],
+            "counted_gone": dict(missing),
+            "counted_gone_note": (
+                "missing since an earlier stroke, gone unseen, and none of that colour is left "
+                "on the board: counted gone with this stroke, which ends the board"
+            ),
+        }
+        return candidate
+
     def _fix_header(self) -> None:
         if self.seating.seats is not None:
             self.segmenter.occupied_seats = frozenset(self.seating.seats)
@@ -139,10 +165,24 @@ class MatchRecorder:
         ):
             event["improper"] = IMPROPER_STRIKER_POSITION
         event["evidence"] = stroke_evidence(record, position, self.stroke_count - 1)
+        event = self._missing_counted_gone(event, record)
         if turn_note is not None:
             event["evidence"]["seen_player"] = player
             event["evidence"]["turn_note"] = turn_note
         return event
+
+
+def _missing_gone(event: dict[str, Any], record: StrokeRecord) -> dict[str, int]:
+    """Coins missing since earlier strokes (gone unseen, still counted on the board) of a
+    colour this stroke pocketed and of which none is left in sight at rest."""
+    return {
+        colour: n
+        for colour, n in record.vanished.items()
+        if colour in ("white", "black")
+        and n > 0
+        and record.counts_after.get(colour, 0) - n <= 0
+        and colour in event["pocketed"]
+    }
 
 
 def _item_event(e: ItemEvent) -> dict[str, Any]:
