@@ -1044,16 +1044,19 @@ class StrokeSegmenter:
             self._striker_rest = None
 
     def _lying_on_zone_edge(self, snapshot: dict[int, Piece]) -> Counter[str]:
-        """Carrommen of `snapshot` lying within `LAY_STILL_MM` of the edge of where dues go,
-        where their tracks lay when the last stroke ended (counted in the zone now, they may
-        have been counted out of it then)."""
+        """Carrommen of `snapshot` seen lying inside the edge of where dues go, within
+        `LAY_STILL_MM` of it, where their tracks lay when the last stroke ended (counted in the
+        zone now, they may have been counted out of it then). Not tracks unseen (a ghost of a
+        piece gone, lying on past the edge, stood for a due put back: development video 9329)."""
         end_state = self._end_state or {}
         out: Counter[str] = Counter()
         for tid, p in snapshot.items():
             then = end_state.get(tid)
-            if p.item not in CARROMMEN or not p.on_board or then is None or not then.on_board:
+            if p.item not in CARROMMEN or then is None or not then.on_board:
                 continue
-            if abs(float(np.hypot(*p.xy)) - PLACING_ZONE_MM) > LAY_STILL_MM:
+            if p.state not in (int(TrackState.AT_REST), int(TrackState.MOVING)):
+                continue
+            if not PLACING_ZONE_MM - LAY_STILL_MM <= float(np.hypot(*p.xy)) <= PLACING_ZONE_MM:
                 continue
             if float(np.hypot(*(p.position - then.position))) <= LAY_STILL_MM:
                 out[p.item] += 1
