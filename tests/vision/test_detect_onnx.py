@@ -344,6 +344,10 @@ def test_the_dark_left_uncovered_by_a_coin_over_a_hole_is_not_a_black() -> None:
     # Sure of it, or with the hole to itself, it is a black found a little inside the edge.
     assert not _hole_crescents(bases, classes, np.array([0.95, 0.8, 0.9])).any()
     assert not _hole_crescents(bases[1:], classes[1:], np.array([0.44, 0.9])).any()
+    # A coin falling in (its centre over the hole) is no coin lying over the edge: a black
+    # read beside it is that coin or another falling too (63000, at the break).
+    falling = np.array([nw + np.array([10.0, -10.0]), crescent])
+    assert not _hole_crescents(falling, classes[:2], np.array([0.9, 0.44])).any()
     # A piece over another pocket's hole says nothing about this one.
     elsewhere = np.array([pocket_centre("SE") + np.array([0.0, 25.0]), crescent])
     assert not _hole_crescents(elsewhere, classes[:2], np.array([0.95, 0.44])).any()

@@ -63,7 +63,7 @@ OVER_HOLE_MM = POCKET_RADIUS_MM - 5.0
 # 9300: 0.42 to 0.46, 20 mm from the centre of a hole a white lay over, for a whole board;
 # counted, it stood for a black that was really pocketed). A black lying there, found a
 # little inside the edge, has the hole to itself: one found inside the edge under this
-# score beside another piece over the same hole is the hole.
+# score beside another piece lying over the same hole's edge is the hole.
 CRESCENT_MAX_SCORE = 0.5
 # A base circle is printed the size of a carromman, and on some boards (a cream fill) the
 # network takes the print for a white coin, though never with a real coin's confidence. A
@@ -136,12 +136,14 @@ REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
 
 def _hole_crescents(bases: np.ndarray, classes: np.ndarray, score: np.ndarray) -> np.ndarray:
     """Which of the peaks (at their bases) are the uncovered part of a pocket's hole that
-    another peak overhangs (`CRESCENT_MAX_SCORE`)."""
+    another peak, lying over its edge, overhangs (`CRESCENT_MAX_SCORE`)."""
     to_pockets = np.linalg.norm(bases[:, None, :] - pocket_centres()[None, :, :], axis=2)
     nearest = np.argmin(to_pockets, axis=1) if len(bases) else np.zeros(0, np.int64)
     distance = to_pockets[np.arange(len(bases)), nearest] if len(bases) else np.zeros(0)
     inside = (classes == _BLACK) & (score < CRESCENT_MAX_SCORE) & (distance < POCKET_RADIUS_MM)
-    over = distance < POCKET_RADIUS_MM + COIN_RADIUS_MM
+    # Lying over the edge, not falling in: a coin sinking into the hole is read as two
+    # pieces, one of them a black inside the edge, as often as not (63000, at the break).
+    over = (distance >= POCKET_RADIUS_MM) & (distance < POCKET_RADIUS_MM + COIN_RADIUS_MM)
     out = np.zeros(len(bases), bool)
     for i in np.flatnonzero(inside):
         out[i] = bool(np.any(over & (nearest == nearest[i]) & (np.arange(len(bases)) != i) & ~inside))
