@@ -441,10 +441,7 @@ def test_a_striker_first_seen_as_it_strikes_a_coin_is_traced_back_along_its_run_
     # speed then, it fell short of its base band, and the stroke was lost with the queen it
     # pocketed. Here: 2.3 m/s, then 0.46 m/s, at a coin 280 mm from the striker's base line.
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
+        match = one_stroke_board()  # South breaks, pocketing W3 in NW
         match.put_striker("N", 0.0)
         match.strike("N", target="W4", pocket="SW", speed=2300.0)
         return match
@@ -638,10 +635,7 @@ def test_a_carromman_put_back_after_going_overboard_is_not_a_placement() -> None
 
 
 def _jumped_off_unseen_board() -> ScriptedMatch:
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W3", pocket="NW")
+    match = one_stroke_board()  # South breaks, pocketing W3 in NW
     match.put_striker("S", 0.0)
     match.strike("S", target="B5", overboard="B5")
     match.place("B5", (0.0, 0.0))  # law 65: back in the centre, owed to nobody
@@ -693,10 +687,7 @@ def test_a_coin_on_the_placing_zones_edge_found_a_hair_inside_it_was_not_put_bac
     # lying on the edge of where dues go, outside it when the break ended and inside at the
     # next strike, was logged as placed, and the board's count stayed a black too high.
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
+        match = one_stroke_board()  # South breaks, pocketing W3 in NW
         match.put_striker("S", 40.0)
         match.strike("S", target="W4", pocket="NE")
         return match
@@ -713,10 +704,7 @@ def test_a_coin_on_the_placing_zones_edge_found_a_hair_inside_it_was_not_put_bac
 def _white_clears_the_board() -> ScriptedMatch:
     """South (white) breaks pocketing W3, pockets the queen, covers it with W1 and pockets
     every other white but W5 (which the tests hide from the break on)."""
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W3", pocket="NW")
+    match = one_stroke_board()  # South breaks, pocketing W3 in NW
     for k, (target, pocket) in enumerate(
         [
             ("Q", "NE"),
@@ -761,10 +749,7 @@ def test_a_coin_missing_since_the_break_is_counted_gone_when_the_last_in_sight_e
 def test_a_missing_coin_is_not_counted_gone_while_others_of_its_colour_lie_in_sight() -> None:
     # The same, one white short: W9 is left on the board, in sight; the missing W5 stays counted.
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
+        match = one_stroke_board()  # South breaks, pocketing W3 in NW
         for k, (target, pocket) in enumerate([("Q", "NE"), ("W1", "SW"), ("W2", "NE"), ("W4", "NW")]):
             match.put_striker("S", -60.0 + 30.0 * k)
             match.strike("S", target=target, pocket=pocket)
@@ -799,10 +784,7 @@ def test_a_due_put_back_while_a_carromman_is_missing_is_still_a_placement() -> N
     # What the laws owe is placed: a due after a pocketed striker is a placing, though a coin
     # of that colour went missing unseen at an earlier stroke.
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
+        match = one_stroke_board()  # South breaks, pocketing W3 in NW
         match.put_striker("S", 0.0)
         match.strike("S", target="W5", pocket="NE", striker_pocket="SE")
         match.place("W3", (0.0, 0.0))  # the due for the pocketed striker (law 72)
