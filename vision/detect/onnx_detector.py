@@ -138,8 +138,8 @@ def _hole_crescents(bases: np.ndarray, classes: np.ndarray, score: np.ndarray) -
     """Which of the peaks (at their bases) are the uncovered part of a pocket's hole that
     another peak, lying over its edge, overhangs (`CRESCENT_MAX_SCORE`)."""
     to_pockets = np.linalg.norm(bases[:, None, :] - pocket_centres()[None, :, :], axis=2)
-    nearest = np.argmin(to_pockets, axis=1) if len(bases) else np.zeros(0, np.int64)
-    distance = to_pockets[np.arange(len(bases)), nearest] if len(bases) else np.zeros(0)
+    nearest = np.argmin(to_pockets, axis=1)
+    distance = to_pockets[np.arange(len(bases)), nearest]
     inside = (classes == _BLACK) & (score < CRESCENT_MAX_SCORE) & (distance < POCKET_RADIUS_MM)
     # Lying over the edge, not falling in: a coin sinking into the hole is read as two
     # pieces, one of them a black inside the edge, as often as not (63000, at the break).
