@@ -182,3 +182,20 @@ def test_a_black_gone_between_looks_and_seen_faintly_on_its_way_in_leaves_a_lead
     assert watch_with(faint_at((354.0, -249.0)), found=found).faint_leads == []
     # A white is seen falling over the hole when it goes in: its faint peaks lead nowhere.
     assert watch_with(faint_at((354.0, -249.0), WHITE), WHITE).faint_leads == []
+
+
+def test_a_piece_flying_on_past_a_corner_hole_went_overboard_not_in() -> None:
+    # A white jumped off the break sails over the NW corner (as on development videos 9308 and
+    # 9317): seen last over the frame 33 mm from the pocket's centre, beyond the hole, still
+    # flying outward. A piece falling in is seen over the hole, not past it.
+    target = pocket_centre("NW")
+    outward = target / np.linalg.norm(target)
+    past = target + outward * 33.0
+    start = past - outward * 600.0
+    frames = [[(WHITE, tuple(start + (past - start) * k / 4.0))] for k in range(5)] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", None)]
+    # The same flight seen last over the hole itself fell in.
+    over_hole = target + outward * 12.0
+    start = over_hole - outward * 600.0
+    frames = [[(WHITE, tuple(start + (over_hole - start) * k / 4.0))] for k in range(5)] + [[]] * 3
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "NW")]
