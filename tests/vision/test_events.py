@@ -241,6 +241,80 @@ def test_a_coin_lost_near_the_frame_is_not_called_overboard_without_being_seen_t
     assert stroke["evidence"]["vanished_not_pocketed"] == {"white": 1}
 
 
+def handed_to_a_ghost(
+    frames: Iterator[TrackFrame], near_mm: tuple[float, float], ghost_mm: tuple[float, float], at_frame: int
+) -> Iterator[TrackFrame]:
+    """At `at_frame` the track of the piece lying at `near_mm` is handed a ghost lying at
+    `ghost_mm` for one look, and is then lost there (kept, occluded) to the end."""
+    lost: int | None = None
+    for frame in frames:
+        if frame.frame_index >= at_frame:
+            if lost is None:
+                lost = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+            which = frame.track_id == lost
+            xy = frame.xy_mm.copy()
+            xy[which] = ghost_mm
+            velocity = frame.velocity_mm_s.copy()
+            velocity[which] = 0.0
+            state = frame.state.copy()
+            state[which] = int(TrackState.AT_REST if frame.frame_index == at_frame else TrackState.OCCLUDED)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
+                velocity, state, frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_lost_track_found_lying_by_a_pocket_is_not_guessed_into_it() -> None:
+    # During a stroke a coin's track is handed a ghost lying still 66 mm from the SW pocket's
+    # centre, out of its mouth, and lost there (development video 9308: a coin gone unseen,
+    # its track handed to ghosts by a corner, was "pocketed" as the likeliest place it went).
+    # Nothing lay there at the strike, nor headed in: it did not go in unseen.
+    ghost = (-347.75 + 32.0, -347.75 + 58.0)
+    far_coin = (200.0, 150.0)
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array(far_coin), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW")
+        match.put_striker("S", -40.0)
+        match.strike("S", target="W4", pocket="NE")
+        return match
+
+    second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
+    frames = handed_to_a_ghost(oracle_track_frames(board().timeline()), far_coin, ghost, second_start + 5)
+    stroke = strokes_of(record(board(), frames))[1]
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "NE")]
+    assert stroke["evidence"]["vanished_not_pocketed"] == {"white": 1}
+
+
+def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_unseen() -> None:
+    # A white lies 44 mm from the NW pocket's centre; during a stroke it is lost and never
+    # seen again, and the count is one white short (development video 9338: the striker hit
+    # it in, unseen). The likeliest place it went is that pocket.
+    by_nw = (-347.75 + 8.0, 347.75 - 43.0)
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array(by_nw), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NE")
+        match.put_striker("S", -40.0)
+        match.strike("S", target="W4", pocket="SE")
+        return match
+
+    second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
+    frames = hidden_from(oracle_track_frames(board().timeline()), by_nw, second_start + 3)
+    stroke = strokes_of(record(board(), frames))[1]
+    pockets = sorted((p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"])
+    assert pockets == [("white", "NW"), ("white", "SE")]
+
+
 def striker_hidden_at(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
     """A hand covers the striker for one frame (the tracker keeps it, occluded)."""
     for frame in frames:
