@@ -101,6 +101,28 @@ def test_a_striker_nudged_along_the_base_line_is_not_a_stroke() -> None:
     assert strokes[0]["pocketed"] == ["white"]
 
 
+def test_a_striker_slid_along_the_base_line_while_the_hand_shifts_a_coin_is_not_a_stroke() -> None:
+    # The hand sliding the striker 200 mm along its base lines at a strike's speed also shifts
+    # a coin lying under it (development video 9414: detections of coins under the hand
+    # "moved"). The striker never left its base lines: it was being placed, not struck, and
+    # the stroke from where it was put down is the one recorded.
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 100.0)
+    k = match.index("S")
+    spot = match.xy[k] + [-200.0, 0.0]
+    coin = match.xy[match.index("W5")].copy()
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    match.move({"S": (spot, 600.0), "W5": (coin + [0.0, -12.0], 40.0)})
+    match.hands = ()
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+    strokes = strokes_of(record(match))
+    assert len(strokes) == 1
+    assert strokes[0]["pocketed"] == ["white"]
+    assert strokes[0]["evidence"]["striker_start_mm"][0] == pytest.approx(float(spot[0]), abs=2.0)
+
+
 def test_a_striker_slid_fast_along_the_base_line_under_a_hand_is_not_a_stroke() -> None:
     match = ScriptedMatch()
     match.new_board("S")

@@ -1032,7 +1032,15 @@ class StrokeSegmenter:
             and striker is not None
             and bool(on_playing_surface(striker.position))
         )
-        if gone or stroke.touched or far:
+        # Carried a strike's distance along its base lines and still on them, it is being slid
+        # into place under a hand, whatever the hand shifted (development video 9414, `phone`:
+        # a striker slid 200 mm along its base line, glimpsed at 600 mm/s, while coins under
+        # the hand "moved": taken for a stroke, and the real one from where it was put down
+        # refused as a stroke from where the last had ended).
+        # (A coin struck along the line would fly off at a strike's speed, but a track's jump
+        # reads the same: asking for none lost 9414's stroke again.)
+        slid = on_line and travelled >= cfg.strike_confirm_mm
+        if gone or (stroke.touched and not slid) or far:
             stroke.confirmed = True
             self._note_board_change(stroke)
             return
