@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calibration.geometry import BASE_LINE_MID_MM
+from calibration.geometry import BASE_LINE_MID_MM, POCKETS, pocket_centre
 from rules.engine import replay
 from rules.log import parse_log
 from samples.oracle_tracks import OracleNoise, oracle_track_frames
-from samples.timeline import HandPose
+from samples.timeline import HandPose, ObjectState
 from tests.vision.scripted_match import ScriptedMatch
 from vision.detections import CLASS_NAMES, Detections
 from vision.errors import UsageError
@@ -335,6 +335,65 @@ def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_uns
     stroke = strokes_of(record(board(), frames))[1]
     pockets = sorted((p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"])
     assert pockets == [("white", "NW"), ("white", "SE")]
+
+
+def striker_let_go_in_flight(frames: Iterator[TrackFrame], unseen_frames: int) -> Iterator[TrackFrame]:
+    """The tracker lets the striker's track go as it flies north past y = 150 mm at a strike's
+    speed (its path heads off the surface: OFF_BOARD), sees nothing of it for `unseen_frames`,
+    and then follows it under a new track id."""
+    let_go_at: int | None = None
+    for frame in frames:
+        striker = frame.class_id == STRIKER_CLASS
+        state, track_id = frame.state.copy(), frame.track_id.copy()
+        keep = np.ones(len(frame), bool)
+        if let_go_at is None and np.any(
+            striker & (frame.xy_mm[:, 1] > 150.0) & (frame.velocity_mm_s[:, 1] > 1000.0)
+        ):
+            let_go_at = frame.frame_index
+            state[striker] = int(TrackState.OFF_BOARD)
+        elif let_go_at is not None and frame.frame_index <= let_go_at + unseen_frames:
+            keep = ~striker
+        elif let_go_at is not None:
+            track_id[striker] += 1000
+        frame = TrackFrame(
+            frame.frame_index, frame.time_s, track_id[keep], frame.class_id[keep], frame.xy_mm[keep],
+            frame.velocity_mm_s[keep], state[keep], frame.pocket[keep], frame.score[keep],
+        )  # fmt: skip
+        yield frame
+
+
+def test_a_striker_let_go_as_heading_off_the_board_keeps_the_stroke_open_while_it_flies() -> None:
+    # Development video 9417 (`phone`): the striker, seen at 2.1 m/s 100 mm short of the far
+    # cushion, was let go as gone over it; it came back off the cushion unseen and knocked a
+    # black into a corner after the stroke had been closed. Only a guess said it left: a
+    # striker last seen flying a moment ago is still in flight.
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array([-290.0, 290.0]), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 0.0)
+        match.strike("S", target="W3", pocket="SE")
+        match.put_striker("S", 100.0)
+        s, w = match.index("S"), match.index("W1")
+        match.move({"S": (np.array([60.0, 330.0]), 2100.0)})  # to the far cushion
+        match.move({"S": (np.array([-266.0, 266.0]), 1200.0)})  # back, onto W1
+        match.move({"W1": (pocket_centre("NW"), 800.0), "S": (np.array([-250.0, 250.0]), 200.0)})
+        match.state[w] = int(ObjectState.FALLING)
+        match.pocket[w] = POCKETS.index("NW")
+        match.wait(2 / match.fps)
+        match.state[w] = int(ObjectState.IN_POCKET)
+        match.xy[w] = np.nan
+        match.wait(1.0)
+        match.state[s] = int(ObjectState.ABSENT)
+        match.xy[s] = np.nan
+        match.wait(0.5)
+        return match
+
+    events = record(board(), striker_let_go_in_flight(oracle_track_frames(board().timeline()), 14))
+    strokes = strokes_of(events)
+    assert len(strokes) == 2
+    assert [(p["item"], p["pocket"]) for p in strokes[1]["evidence"]["pocket_events"]] == [("white", "NW")]
 
 
 def striker_hidden_at(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
@@ -970,7 +1029,7 @@ def test_a_board_still_for_exactly_the_settling_time_has_settled() -> None:
 
     segmenter = StrokeSegmenter()
     assert segmenter.config.settle_s == 0.3
-    stroke = SimpleNamespace(start_time_s=970 / 30, last_motion_s=971 / 30)
+    stroke = SimpleNamespace(start_time_s=970 / 30, last_motion_s=971 / 30, events=[])
     assert not segmenter._settled(stroke, 979 / 30)  # type: ignore[arg-type]
     assert segmenter._settled(stroke, 980 / 30)  # type: ignore[arg-type]
 
