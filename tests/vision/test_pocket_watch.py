@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.geometry import HALF_SURFACE_MM, pocket_centre
-from vision.detections import BLACK, WHITE, Detections
+from vision.detections import BLACK, STRIKER, WHITE, Detections
 from vision.events.pocket_watch import PocketWatch
 
 FPS = 30.0
@@ -199,3 +199,24 @@ def test_a_piece_flying_on_past_a_corner_hole_went_overboard_not_in() -> None:
     start = over_hole - outward * 600.0
     frames = [[(WHITE, tuple(start + (over_hole - start) * k / 4.0))] for k in range(5)] + [[]] * 3
     assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "NW")]
+
+
+def test_a_piece_lying_by_a_pocket_gone_as_the_striker_reaches_it_was_knocked_in() -> None:
+    # Development video 9415 (`phone`): a black lies 44 mm from the SE pocket's centre; the
+    # striker runs up to it and in the next look the black is gone, knocked into the pocket
+    # between two looks and never seen moving.
+    centre = pocket_centre("SE")
+    black = (float(centre[0]) - 7.0, float(centre[1]) + 43.0)
+    towards_pocket = [(STRIKER, (black[0] - 9.0, black[1] + 70.0 - 14.0 * k)) for k in range(4)]
+    against = (STRIKER, (black[0] - 1.0, black[1] + 28.0))
+    frames = [[(BLACK, black), piece] for piece in towards_pocket] + [[against]] * 4
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "SE")]
+    # Missed for a look as the striker reaches it, and seen again where it lay: no drop.
+    frames = [[(BLACK, black), piece] for piece in towards_pocket] + [[against]]
+    frames += [[(BLACK, black), against]] * 3
+    assert run(frames).drops == []
+    # Struck from the pocket's side, it would run away from the pocket: no drop.
+    from_pocket_side = [(STRIKER, (black[0] + 2.0, black[1] - 70.0 + 14.0 * k)) for k in range(4)]
+    frames = [[(BLACK, black), piece] for piece in from_pocket_side]
+    frames += [[(STRIKER, (black[0], black[1] - 28.0))]] * 4
+    assert run(frames).drops == []
