@@ -123,6 +123,19 @@ def test_the_centre_circle_taken_for_a_coin_is_dropped_but_a_piece_on_it_is_kept
         assert detector.detect(scene.image_bgr, scene.calibration).class_names == [piece[0]]
 
 
+def test_a_red_base_circle_taken_for_a_faint_queen_a_little_off_its_centre_is_the_print() -> None:
+    # Development video 9416 (`phone`): a red-filled base circle read as the queen at 0.44 to
+    # 0.47, 6.4 mm from its centre (the lens bends the picture), after the real queen was
+    # pocketed. A queen seen as surely as pieces are, on a base circle, is the queen.
+    scene = load_still(30004, layout="sparse", hands=0)
+    circle = base_circle_centres("S")[0]
+    detector = _ScriptedHeat()
+    detector.wanted = [("queen", (float(circle[0]) + 5.0, float(circle[1]) - 4.0), 0.46)]
+    assert detector.detect(scene.image_bgr, scene.calibration).class_names == []
+    detector.wanted = [("queen", (float(circle[0]) + 5.0, float(circle[1]) - 4.0), 0.8)]
+    assert detector.detect(scene.image_bgr, scene.calibration).class_names == ["queen"]
+
+
 def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_not() -> None:
     # A slow piece can stop with its centre a fraction of a millimetre short of the hole's
     # edge and lie there; found up to 4 mm off towards the hole (near a corner, development
