@@ -22,6 +22,12 @@ Figures (summed over all DIRs), against the truth match log and report:
 - board results: share of boards whose winner and points equal the truth report's.
 
 Strokes are matched to the truth by their strike frame (nearest within `MATCH_FRAMES`).
+
+What no camera sees is declared, not recorded: a concession (law 139), a seat abandoned, a
+board called off to be replayed (137, 140). The truth's declarations are put into the
+recorded log where the umpire would add them (`carrom rescore` after editing the log), after
+the recorded strokes up to the truth's last stroke before each, and counted in the figures
+(`declared`): the generator concedes a board that drags past 150 strokes.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from typing import Any
 from samples.render.styles import ANY_STYLE, style_names
 
 MATCH_FRAMES = 20  # a recorded strike this close to the true one is the same stroke
+DECLARED = ("concede", "abandon", "replay")  # said at the table, not seen on the board
 
 
 @dataclass
@@ -53,6 +60,7 @@ class Tally:
     placed_found: int = 0
     results_boards: int = 0
     results_equal: int = 0
+    declared: int = 0  # declarations taken from the truth into the recorded log
     errors: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -73,6 +81,7 @@ class Tally:
             "pocket_recall": ratio(self.pocket_tp, self.pocket_tp + self.pocket_fn),
             "placement_recall": ratio(self.placed_found, self.placed_truth),
             "board_results_equal": ratio(self.results_equal, self.results_boards),
+            "declared": self.declared,
             "errors": len(self.errors),
         }
 
@@ -468,13 +477,41 @@ def _scored(
     directory: Path,
     mode: str,
 ) -> Tally:
+    log, declared = with_declarations(truth_log, log)
     try:
         report = _score(log)
     except Exception as exc:  # a recorded log the laws reject still counts its strokes
         tally = compare(truth_log, truth_report, log, None, placements, mode == "video")
         tally.errors.append(f"{directory}: {mode}: the rules reject the recorded log: {exc}")
-        return tally
-    return compare(truth_log, truth_report, log, report, placements, mode == "video")
+    else:
+        tally = compare(truth_log, truth_report, log, report, placements, mode == "video")
+    tally.declared = declared
+    return tally
+
+
+def with_declarations(truth_log: dict[str, Any], recorded_log: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The recorded log with the truth's declarations (`DECLARED`) put in, and how many: each
+    goes after the recorded strokes struck up to `MATCH_FRAMES` past the truth's last stroke
+    before it, and after the placings that followed them."""
+    declarations: list[tuple[int, dict[str, Any]]] = []
+    last_frame = -1
+    for event in truth_log["events"]:
+        if event["type"] == "stroke":
+            last_frame = _strike_frame(event.get("evidence") or {})
+        elif event["type"] in DECLARED:
+            declarations.append((last_frame, event))
+    if not declarations:
+        return recorded_log, 0
+    events: list[dict[str, Any]] = []
+    pending = list(declarations)
+    for event in recorded_log["events"]:
+        if event["type"] == "stroke":
+            frame = _strike_frame(event.get("evidence") or {})
+            while pending and frame > pending[0][0] + MATCH_FRAMES:
+                events.append(pending.pop(0)[1])
+        events.append(event)
+    events.extend(event for _, event in pending)
+    return {**recorded_log, "events": events}, len(declarations)
 
 
 def _as_data(value: Any) -> Any:
