@@ -313,20 +313,3 @@ def test_a_false_striker_lying_still_is_kept_while_the_real_one_moves() -> None:
     frames += [[*REST, mark, (STRIKER, (0.0, -290.0 + 60.0 * k))] for k in range(1, 4)]
     out = run(Tracker(), frames)
     assert len(out[-1].of_class("striker")) == 2
-
-
-def test_a_piece_found_again_far_off_after_a_long_while_unseen_has_no_heading() -> None:
-    # A coin in the break's pack is lost; seven frames later a lone sighting of its colour
-    # 66 mm from a corner pocket re-identifies its track, then is gone (development video
-    # 9308: a ghost). The leap's mean velocity pointed into the pocket; it is no heading, and
-    # a piece lying 66 mm out did not go in.
-    corner = pocket_centre("SW")
-    ghost = (float(corner[0]) + 32.0, float(corner[1]) + 58.0)
-    frames: Scene = [[(WHITE, (0.0, 0.0)), (BLACK, (60.0, 0.0))]] * 5
-    frames += [[(BLACK, (60.0, 0.0))]] * 7 + [[(BLACK, (60.0, 0.0)), (WHITE, ghost)]]
-    frames += [[(BLACK, (60.0, 0.0))]] * 12
-    out = run(Tracker(), frames)
-    white = id_at(out[4], (0.0, 0.0))
-    assert id_at(out[12], ghost) == white
-    assert np.hypot(*out[12].velocity_mm_s[out[12].track_id == white][0]) == 0.0
-    assert not any(TrackState.POCKETED in f.state.tolist() for f in out)

@@ -242,16 +242,6 @@ class Tracker:
         if at_rest and np.hypot(*residual) < cfg.rest_jitter_mm:
             track.xy = track.xy + cfg.rest_smoothing * residual
             track.velocity = track.velocity * 0.5
-        elif track.missed > cfg.predict_unseen_frames and track.class_id != STRIKER:
-            # Found again after a long while unseen: the mean velocity over the gap is no
-            # heading (development video 9308: a coin lost in the break's pack, re-identified
-            # by a one-look ghost 66 mm from a corner 7 frames later, was sent along the leap
-            # into the pocket and "pocketed" while the coin had jumped off the board). Not the
-            # striker: found again after a hand carried it, its leap is the carrying that stroke
-            # inference tells from a stroke (development videos 9302, 9304: zeroed, strokes
-            # were split in two).
-            track.velocity = np.zeros(2)
-            track.xy = seen.copy()
         else:
             track.velocity = (seen - track.xy) / since
             track.xy = seen.copy()
