@@ -412,10 +412,10 @@ def _closest_approach_mm(xy: np.ndarray, velocity: np.ndarray, dt: float) -> np.
 def flying_past_pocket(xy: np.ndarray, velocity: np.ndarray) -> np.ndarray:
     """Per piece (rows of `xy`, `velocity`): seen past the surface's edge beyond its nearest
     pocket's hole (`PAST_HOLE_MM`) and moving away from that pocket at a flight's speed: in the
-    air, sailing over the pocket (on development videos 9308 and 9317 whites jumped off the
-    break at 5 to 6 m/s and crossed a corner 38 and 56 mm from the pocket's centre: one seen
-    there and then lost was taken to drop in). A piece falling in is seen over the hole, not
-    past it; the frame's rail stops one that is not in the air."""
+    air, sailing over the pocket (in the truth of development videos 9308 and 9317 whites
+    jumped off the break at 5 to 6 m/s and crossed a corner 38 and 56 mm from the pocket's
+    centre: one seen there and then lost would have been taken to drop in). A piece falling
+    in is seen over the hole, not past it; the frame's rail stops one that is not in the air."""
     xy, velocity = np.atleast_2d(xy), np.atleast_2d(velocity)
     if not len(xy):
         return np.zeros(0, bool)
