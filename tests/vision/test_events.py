@@ -287,24 +287,29 @@ def handed_to_a_ghost(
         yield frame
 
 
+def white_moved_then_two_strokes(w1_at: tuple[float, float], pockets: tuple[str, str]) -> ScriptedMatch:
+    """W1 is pushed to `w1_at`; South then pockets W3 and W4 into `pockets`, one stroke each."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.move({"W1": (np.array(w1_at), 400.0)})
+    match.wait(1.0)
+    match.put_striker("S", 10.0)
+    match.strike("S", target="W3", pocket=pockets[0])
+    match.put_striker("S", -40.0)
+    match.strike("S", target="W4", pocket=pockets[1])
+    return match
+
+
 def test_a_lost_track_found_lying_by_a_pocket_is_not_guessed_into_it() -> None:
     # During a stroke a coin's track is handed a ghost lying still 66 mm from the SW pocket's
     # centre, out of its mouth, and lost there (development video 9308: a coin gone unseen,
     # its track handed to ghosts by a corner, was "pocketed" as the likeliest place it went).
     # Nothing lay there at the strike, nor headed in: it did not go in unseen.
-    ghost = (-347.75 + 32.0, -347.75 + 58.0)
+    ghost = tuple(pocket_centre("SW") + (32.0, 58.0))
     far_coin = (200.0, 150.0)
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.move({"W1": (np.array(far_coin), 400.0)})
-        match.wait(1.0)
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NW")
-        match.put_striker("S", -40.0)
-        match.strike("S", target="W4", pocket="NE")
-        return match
+        return white_moved_then_two_strokes(far_coin, ("NW", "NE"))
 
     second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
     frames = handed_to_a_ghost(oracle_track_frames(board().timeline()), far_coin, ghost, second_start + 5)
@@ -317,18 +322,10 @@ def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_uns
     # A white lies 44 mm from the NW pocket's centre; during a stroke it is lost and never
     # seen again, and the count is one white short (development video 9338: the striker hit
     # it in, unseen). The likeliest place it went is that pocket.
-    by_nw = (-347.75 + 8.0, 347.75 - 43.0)
+    by_nw = tuple(pocket_centre("NW") + (8.0, -43.0))
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.move({"W1": (np.array(by_nw), 400.0)})
-        match.wait(1.0)
-        match.put_striker("S", 10.0)
-        match.strike("S", target="W3", pocket="NE")
-        match.put_striker("S", -40.0)
-        match.strike("S", target="W4", pocket="SE")
-        return match
+        return white_moved_then_two_strokes(by_nw, ("NE", "SE"))
 
     second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
     frames = hidden_from(oracle_track_frames(board().timeline()), by_nw, second_start + 3)
