@@ -101,41 +101,42 @@ def test_a_striker_nudged_along_the_base_line_is_not_a_stroke() -> None:
     assert strokes[0]["pocketed"] == ["white"]
 
 
+def slid_under_a_hand_then_struck(
+    start_along: float, slide_mm: float, hand_shifts_w5_mm: float = 0.0
+) -> tuple[list[dict], float]:
+    """South's striker, put down `start_along` its base line, is slid `slide_mm` along it under
+    a hand at 600 mm/s (the hand shifting W5 by `hand_shifts_w5_mm` as it goes), let go and
+    then struck: W1 into NE. The strokes recorded, and where along the line the slide ended."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", start_along)
+    spot = match.xy[match.index("S")] + [slide_mm, 0.0]
+    coin = match.xy[match.index("W5")].copy()
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    moves = {"S": (spot, 600.0)}
+    if hand_shifts_w5_mm:
+        moves["W5"] = (coin + [0.0, -hand_shifts_w5_mm], 40.0)
+    match.move(moves)
+    match.hands = ()
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+    return strokes_of(record(match)), float(spot[0])
+
+
 def test_a_striker_slid_along_the_base_line_while_the_hand_shifts_a_coin_is_not_a_stroke() -> None:
     # The hand sliding the striker 200 mm along its base lines at a strike's speed also shifts
     # a coin lying under it (development video 9414: detections of coins under the hand
     # "moved"). The striker never left its base lines: it was being placed, not struck, and
     # the stroke from where it was put down is the one recorded.
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 100.0)
-    k = match.index("S")
-    spot = match.xy[k] + [-200.0, 0.0]
-    coin = match.xy[match.index("W5")].copy()
-    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
-    match.move({"S": (spot, 600.0), "W5": (coin + [0.0, -12.0], 40.0)})
-    match.hands = ()
-    match.wait(1.0)
-    match.strike("S", target="W1", pocket="NE")
-    strokes = strokes_of(record(match))
+    strokes, spot_x = slid_under_a_hand_then_struck(100.0, -200.0, hand_shifts_w5_mm=12.0)
     assert len(strokes) == 1
     assert strokes[0]["pocketed"] == ["white"]
-    assert strokes[0]["evidence"]["striker_start_mm"][0] == pytest.approx(float(spot[0]), abs=2.0)
+    assert strokes[0]["evidence"]["striker_start_mm"][0] == pytest.approx(spot_x, abs=2.0)
 
 
 def test_a_striker_slid_fast_along_the_base_line_under_a_hand_is_not_a_stroke() -> None:
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 60.0)
-    k = match.index("S")
-    spot = match.xy[k] + [-150.0, 0.0]
     # The hand takes it along its base lines, as fast as a gentle stroke, and lets go.
-    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
-    match.move({"S": (spot, 600.0)})
-    match.hands = ()
-    match.wait(1.0)
-    match.strike("S", target="W1", pocket="NE")
-    strokes = strokes_of(record(match))
+    strokes, _ = slid_under_a_hand_then_struck(60.0, -150.0)
     assert len(strokes) == 1
     assert strokes[0]["pocketed"] == ["white"]
 
