@@ -315,19 +315,16 @@ class OnnxDetector:
         heat, offsets = self.heat_maps(self.network_input(view, whole=box is None))
         uv, classes, score = find_peaks(heat, offsets, self.stride, UNSURE_FROM_SCORE)
         faces = view.to_board(uv - 0.5)
+        to_base_circle = _nearest_mm(faces, _BASE_CIRCLES)
         printed = (
-            (
-                (_nearest_mm(faces, _BASE_CIRCLES) <= PRINT_MATCH_MM)
-                & (score < PRINT_MAX_SCORE)
-                & (classes != _STRIKER)
-            )
+            ((to_base_circle <= PRINT_MATCH_MM) & (score < PRINT_MAX_SCORE) & (classes != _STRIKER))
             | (
                 (_nearest_mm(faces, _CENTRE) <= PRINT_MATCH_MM)
                 & (score < CENTRE_PRINT_MAX_SCORE)
                 & (classes == _WHITE)
             )
             | (
-                (_nearest_mm(faces, _BASE_CIRCLES) <= QUEEN_PRINT_MATCH_MM)
+                (to_base_circle <= QUEEN_PRINT_MATCH_MM)
                 & (score < QUEEN_PRINT_MAX_SCORE)
                 & (classes == _QUEEN)
             )

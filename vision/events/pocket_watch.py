@@ -29,7 +29,7 @@ from calibration.geometry import (
     pocket_centres,
     pocket_distance_mm,
 )
-from vision.detections import CLASS_NAMES, Detections
+from vision.detections import CLASS_NAMES, STRIKER, Detections
 
 # A struck piece moves at most this fast (a hard break: 4 to 5 m/s; the striker up to 8).
 MAX_SPEED_MM_S = 8000.0
@@ -297,9 +297,7 @@ class PocketWatch:
         if not len(gone_xy) or not len(detections):
             return gone_xy
         moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
-        radius = np.where(
-            detections.class_id == CLASS_NAMES.index("striker"), STRIKER_RADIUS_MM, COIN_RADIUS_MM
-        )
+        radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
         left = []
         for xy in gone_xy:
             pocket = nearest_pocket(xy)

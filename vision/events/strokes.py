@@ -1280,14 +1280,14 @@ class StrokeSegmenter:
             if piece.state != int(TrackState.OCCLUDED) or seen is None:
                 continue
             frame, time_s, xy, velocity = seen
-            in_mouth = float(np.min(np.linalg.norm(centres - np.array(xy), axis=1))) <= POCKET_MOUTH_MM
+            distance_now = np.linalg.norm(centres - np.array(xy), axis=1)
+            in_mouth = float(distance_now.min()) <= POCKET_MOUTH_MM
             if time_s > stroke.last_motion_s and not in_mouth:
                 continue  # it went out of sight after the board had settled: a hand
             # Where it was heading in the next few frames: a fast piece vanishes short of the
             # pocket it falls into.
             ahead = np.array(xy) + np.outer(np.linspace(0.0, LOOKAHEAD_S, 7), np.array(velocity))
             distance = np.linalg.norm(ahead[:, None, :] - centres[None, :, :], axis=2).min(axis=0)
-            distance_now = np.linalg.norm(centres - np.array(xy), axis=1)
             index = int(np.argmin(distance))
             if distance[index] <= POCKET_CAPTURE_MM:
                 stroke.events.append(ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy))
