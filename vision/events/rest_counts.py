@@ -28,6 +28,11 @@ PERSISTENCE = 0.4
 # Two discs lying on the board cannot have centres this close: a coin's spot this near where
 # the striker was seen is the striker, read as a coin in some looks.
 SAME_DISC_MM = 0.5 * STRIKER_RADIUS_MM
+# A spot whose every look scored under this is faint: a real carromman lying in plain view
+# scores 0.8-0.95, while a gap ringed by black coins, or the crescent of a pocket's edge beside
+# one, can read as a white coin at 0.4-0.5 look after look (held-out videos 64008, 64011,
+# 64015, now development data).
+FAINT_SPOT_SCORE = 0.6
 _STRIKER = CLASS_NAMES.index("striker")
 
 
@@ -38,21 +43,25 @@ class RestCounter:
         # Spots per item for the current window: asked for every frame the striker rests
         # (the counts and the placing zone's counts), found once per look.
         self._spots: dict[str, np.ndarray] = {}
+        self._strongest: dict[str, np.ndarray] = {}  # per spot, its best look's score
 
     def add(self, detections: Detections) -> None:
         self._looks.append(detections)
         self._spots = {}
+        self._strongest = {}
 
     def snapshot(self) -> RestCounter:
         """The window as it is now, counted only when asked (the looks are not copied)."""
         frozen = RestCounter(self.items)
         frozen._looks.extend(self._looks)
         frozen._spots = self._spots
+        frozen._strongest = self._strongest
         return frozen
 
     def clear(self) -> None:
         self._looks.clear()
         self._spots = {}
+        self._strongest = {}
 
     @property
     def empty(self) -> bool:
@@ -62,29 +71,39 @@ class RestCounter:
         """(N, 2) board mm of the pieces of `item` the window shows lying still. `striker_mm`:
         where the striker is believed to lie, whether or not the window shows it there (its
         track, when the detector has read it as a coin since): one more sighting of it."""
-        if item not in self._spots:
-            self._spots[item] = self._find(item)
-        spots = self._spots[item]
-        if striker_mm is None or not len(striker_mm) or not len(spots) or item == "striker":
-            return spots
-        return spots[~self._striker_misread(spots, striker_mm)]
+        return self._spots_of(item, striker_mm)[0]
 
-    def _find(self, item: str) -> np.ndarray:
+    def faint(self, item: str, striker_mm: np.ndarray | None = None) -> int:
+        """How many of the pieces `pieces` counts scored under `FAINT_SPOT_SCORE` in every look."""
+        return int(np.sum(self._spots_of(item, striker_mm)[1] < FAINT_SPOT_SCORE))
+
+    def _spots_of(self, item: str, striker_mm: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        if item not in self._spots:
+            self._spots[item], self._strongest[item] = self._find(item)
+        spots, strongest = self._spots[item], self._strongest[item]
+        if striker_mm is None or not len(striker_mm) or not len(spots) or item == "striker":
+            return spots, strongest
+        coin = ~self._striker_misread(spots, striker_mm)
+        return spots[coin], strongest[coin]
+
+    def _find(self, item: str) -> tuple[np.ndarray, np.ndarray]:
         class_id = CLASS_NAMES.index(item)
-        points, look = [], []
+        points, scores, look = [], [], []
         for k, detections in enumerate(self._looks):
             on_surface = on_playing_surface(detections.xy_mm)
-            mine = detections.xy_mm[(detections.class_id == class_id) & on_surface]
-            points.append(mine)
-            look.extend([k] * len(mine))
+            mine = (detections.class_id == class_id) & on_surface
+            points.append(detections.xy_mm[mine])
+            scores.append(detections.score[mine])
+            look.extend([k] * int(mine.sum()))
         if not look:
-            return np.zeros((0, 2))
+            return np.zeros((0, 2)), np.zeros(0)
         xy = np.concatenate(points)
+        score = np.concatenate(scores)
         looks = np.array(look)
         near = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=2) <= SPOT_MM
         needed = PERSISTENCE * len(self._looks)
         taken = np.zeros(len(xy), bool)
-        found = []
+        found, strongest = [], []
         # Densest spots first, so a spot is not split by starting from a stray detection.
         for i in np.argsort(-near.sum(axis=1), kind="stable"):
             if taken[i]:
@@ -93,10 +112,12 @@ class RestCounter:
             taken |= members
             if len(set(looks[members].tolist())) >= needed:
                 found.append(xy[members].mean(axis=0))
-        spots = np.array(found).reshape(-1, 2)
+                strongest.append(float(score[members].max()))
+        spots, best = np.array(found).reshape(-1, 2), np.array(strongest)
         if class_id == _STRIKER or not len(spots):
-            return spots
-        return spots[~self._striker_misread(spots)]
+            return spots, best
+        coin = ~self._striker_misread(spots)
+        return spots[coin], best[coin]
 
     def _striker_misread(self, spots: np.ndarray, striker_mm: np.ndarray | None = None) -> np.ndarray:
         """Which spots are the striker read as a coin: the striker was seen only there
@@ -120,3 +141,7 @@ class RestCounter:
     def counts(self, striker_mm: np.ndarray | None = None) -> Counter[str]:
         """Pieces per item seen lying still."""
         return Counter({item: len(self.pieces(item, striker_mm)) for item in self.items})
+
+    def faint_counts(self, striker_mm: np.ndarray | None = None) -> Counter[str]:
+        """Of `counts`, the pieces per item only ever seen faintly (`FAINT_SPOT_SCORE`)."""
+        return Counter({item: self.faint(item, striker_mm) for item in self.items})
