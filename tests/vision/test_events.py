@@ -2179,3 +2179,24 @@ def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> No
         stroke, Counter(white=9), Counter(white=8), [first, again], None, [sinking], None, Counter(white=1)
     )
     assert kept == [first] and not overruled
+
+
+def test_a_track_projected_from_far_off_gives_way_to_a_pocketing_seen_at_a_pocket() -> None:
+    """Held-out video 64007's break (development data since): a white's track lost 200 mm up
+    the west cushion was projected into the SW corner, four frames before the watch saw a white
+    go into SE and the detector saw it in that hole. One white was gone: the one seen going."""
+    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+
+    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "N", {})
+    projected = ItemEvent("white", "SW", 96, 3.2, 17, (-330.1, -136.4))
+    stroke.events = [projected]
+    seen = ItemEvent("white", "SE", 100, 3.333, -1, (307.9, -352.8))
+    in_hole = ItemEvent("white", "SE", 102, 3.4, -1, (334.2, -343.8))
+    before, after = Counter(white=9, black=9, queen=1), Counter(white=8, black=9, queen=1)
+    kept, dropped, vanished, _ = _reconcile(stroke, before, after, [seen], None, [in_hole])
+    assert kept == [seen] and projected in dropped and not vanished
+    # Lost at the corner's mouth, the tracker's pocketing is as good as a sighting: the first wins.
+    at_mouth = ItemEvent("white", "SW", 96, 3.2, 17, (-320.0, -322.0))
+    stroke.events = [at_mouth]
+    kept, _, _, _ = _reconcile(stroke, before, after, [seen], None, [in_hole])
+    assert kept == [at_mouth]
