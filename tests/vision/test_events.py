@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -1599,6 +1600,11 @@ def test_a_white_seen_falling_where_the_striker_went_in_is_the_striker() -> None
     stroke.events = []
     kept, dropped, _, _ = _reconcile(stroke, before, after, [white], None, [in_hole])
     assert kept == [in_hole]
+    # Nor where its going in is only guessed, from a track lost further off (held-out video
+    # 64008, development data since): a guess is never the striker's pocketing.
+    stroke.events = [replace(striker, guess=True)]
+    kept, dropped, _, _ = _reconcile(stroke, before, after, [white], None, [in_hole])
+    assert kept == [in_hole]
 
 
 def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evidence() -> None:
@@ -2170,6 +2176,17 @@ def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> No
         stroke, counts, Counter(black=3), [white], None, [in_hole], None, Counter(white=1)
     )
     assert kept == [white] and not overruled
+    # Its track lost at the pocket's mouth and the hole's sighting (64008, 47 s in; the watch
+    # missed the drop): seen going both ways too. A track projected from far off is not.
+    at_mouth = ItemEvent("white", "SW", 4351, 145.033, 23, (-335.0, -328.0))
+    projected = ItemEvent("white", "SW", 4351, 145.033, 23, (-250.0, -300.0))
+    for tracked, believed in ((at_mouth, True), (projected, False)):
+        stroke.events = [tracked]
+        kept, _, _, overruled = _reconcile(
+            stroke, counts, counts, [], None, [in_hole], None, Counter(white=1)
+        )
+        assert bool(overruled) == believed and len(kept) == int(believed)
+    stroke.events = []
     # A piece seen leaving twice as it sank, 0.3 s apart (64008's break): one white, the one
     # the counts need.
     first = ItemEvent("white", "NE", 90, 3.0, -1, (329.2, 336.2))

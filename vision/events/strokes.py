@@ -1649,8 +1649,9 @@ def _reconcile(
     pocket (`pocket_watch.FAINT_LEAD_MIN_MM`): believed after everything else that went into a
     pocket, and never for another colour.
 
-    `faint_in_count`: of `after`, pieces only ever seen faintly. A carromman the watch saw
-    leave into a pocket and the detector saw in that pocket's hole outweighs one of them: the
+    `faint_in_count`: of `after`, pieces only ever seen faintly. A carromman seen leaving into a
+    pocket (by the watch, or its track lost at the mouth) and seen in that pocket's hole
+    outweighs one of them: the
     count's faint piece was a gap ringed by black coins or a pocket's edge read as a white
     (held-out videos 64008, 64011 and 64015, development data since: a white's pocketing seen
     both ways taken back, two boards' results lost). Not within a second of a pocketing
@@ -1663,8 +1664,13 @@ def _reconcile(
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     # The striker falling into a pocket is seen over the hole as a white coin as often as not:
     # a white sighting where the striker went in about then is the striker (development video
-    # 9128: taken for a white, it stood for the white that went into another pocket).
-    strikers_in = [e for e in (*watched, *stroke.events) if e.item == "striker" and e.pocket is not None]
+    # 9128: taken for a white, it stood for the white that went into another pocket). Not where
+    # the striker's going in is only guessed (its track lost 50 mm off, projected): a guess is
+    # never its pocketing (`StrokeSegmenter._close`), and it took the hole's white away from a
+    # white seen going in there (held-out video 64008, development data since).
+    strikers_in = [
+        e for e in (*watched, *stroke.events) if e.item == "striker" and e.pocket is not None and not e.guess
+    ]
     in_holes = [
         h
         for h in in_holes or []
@@ -1729,6 +1735,7 @@ def _reconcile(
             (kept if fills(item, e) else left).append(e)
         pockets[item] = left
     overruled: Counter[str] = Counter()
+    going_in_by_track = [e for e in stroke.events if e.item in CARROMMEN and _at_its_mouth(e)]
     for item in CARROMMEN:
         spare = min(faint_in_count[item], after[item])
         left = []
@@ -1736,8 +1743,8 @@ def _reconcile(
             if (
                 overruled[item] < spare
                 and not need[item]
-                and e in seen_by_watch
-                and _seen_in_its_hole(e, in_holes)
+                and not e.guess
+                and _seen_going_both_ways(e, [*seen_by_watch, *going_in_by_track], in_holes)
                 and not any(k.pocket == e.pocket and abs(k.time_s - e.time_s) <= REAPPEAR_S for k in kept)
             ):
                 kept.append(e)
@@ -1772,13 +1779,19 @@ def _reconcile(
     return kept, dropped, vanished, overruled
 
 
-def _seen_in_its_hole(event: ItemEvent, in_holes: list[ItemEvent]) -> bool:
-    """Whether the detector saw a piece of `event`'s colour over the hole of its pocket about
+def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:
+    """Whether a piece of `event`'s colour was seen leaving into its pocket (`going`: by the
+    pocket watch, or a track lost at the pocket's mouth) and over that pocket's hole, about
     when it went in."""
-    return any(
-        h.item == event.item and h.pocket == event.pocket and abs(h.time_s - event.time_s) <= SAME_DEPARTURE_S
-        for h in in_holes
-    )
+
+    def same(other: ItemEvent) -> bool:
+        return (
+            other.item == event.item
+            and other.pocket == event.pocket
+            and abs(other.time_s - event.time_s) <= SAME_DEPARTURE_S
+        )
+
+    return any(map(same, going)) and any(map(same, in_holes))
 
 
 def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent]) -> bool:
