@@ -1651,13 +1651,12 @@ def _reconcile(
 
     `faint_in_count`: of `after`, pieces only ever seen faintly. A carromman seen leaving into a
     pocket (by the watch, or its track lost at the mouth) and seen in that pocket's hole
-    outweighs one of them: the
-    count's faint piece was a gap ringed by black coins or a pocket's edge read as a white
-    (held-out videos 64008, 64011 and 64015, development data since: a white's pocketing seen
-    both ways taken back, two boards' results lost). Not within a second of a pocketing
-    believed at the same pocket: one piece is seen leaving twice as it sinks (64008's break, a
-    white dropped twice 0.3 s apart). Returned as `overruled`, per colour, so the count after
-    the stroke loses them."""
+    outweighs one of them: the count's faint piece was a gap ringed by black coins or a
+    pocket's edge read as a white (held-out videos 64008, 64011 and 64015, development data
+    since: a white's pocketing seen both ways taken back, two boards' results lost). Not
+    within a second of a pocketing believed at the same pocket: one piece is seen leaving twice
+    as it sinks (64008's break, a white dropped twice 0.3 s apart). Returned as `overruled`,
+    per colour, so the count after the stroke loses them."""
     faint_leads = faint_leads or []
     faint_in_count = faint_in_count or Counter()
     carried = carried or Counter()
@@ -1678,10 +1677,8 @@ def _reconcile(
     ]
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
-    seen_by_watch: list[ItemEvent] = []
     for item in CARROMMEN:
         seen = [e for e in watched if e.item == item and e.pocket is not None]
-        seen_by_watch += seen
         edge = [e for e in watched if e.item == item and e.pocket is None]
         # A departure the watch saw over the surface's edge is not also a pocketing of the
         # tracker's (a track that lost a piece flying off past a corner projects it into the
@@ -1735,7 +1732,9 @@ def _reconcile(
             (kept if fills(item, e) else left).append(e)
         pockets[item] = left
     overruled: Counter[str] = Counter()
-    going_in_by_track = [e for e in stroke.events if e.item in CARROMMEN and _at_its_mouth(e)]
+    going_in = [e for e in watched if e.pocket is not None] + [
+        e for e in stroke.events if e.item in CARROMMEN and _at_its_mouth(e)
+    ]
     for item in CARROMMEN:
         spare = min(faint_in_count[item], after[item])
         left = []
@@ -1744,7 +1743,7 @@ def _reconcile(
                 overruled[item] < spare
                 and not need[item]
                 and not e.guess
-                and _seen_going_both_ways(e, [*seen_by_watch, *going_in_by_track], in_holes)
+                and _seen_going_both_ways(e, going_in, in_holes)
                 and not any(k.pocket == e.pocket and abs(k.time_s - e.time_s) <= REAPPEAR_S for k in kept)
             ):
                 kept.append(e)
