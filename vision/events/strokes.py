@@ -1744,7 +1744,7 @@ def _reconcile(
                 and not need[item]
                 and not e.guess
                 and _seen_going_both_ways(e, going_in, in_holes)
-                and not any(k.pocket == e.pocket and abs(k.time_s - e.time_s) <= REAPPEAR_S for k in kept)
+                and not _seen_falling_again(e, kept, REAPPEAR_S)
             ):
                 kept.append(e)
                 overruled[item] += 1
@@ -1793,11 +1793,11 @@ def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: li
     return any(map(same, going)) and any(map(same, in_holes))
 
 
-def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent]) -> bool:
-    """Whether `event` is a piece already believed gone, seen falling a second time: at the
-    same pocket within `SAME_DEPARTURE_S` of it (its last look over the hole read as another
-    colour, or the piece matched afresh as it sank)."""
-    return any(k.pocket == event.pocket and abs(k.time_s - event.time_s) <= SAME_DEPARTURE_S for k in kept)
+def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent], within_s: float = SAME_DEPARTURE_S) -> bool:
+    """Whether `event` may be a piece already believed gone, seen falling a second time: at the
+    same pocket within `within_s` of it (its last look over the hole read as another colour,
+    or the piece matched afresh as it sank)."""
+    return any(k.pocket == event.pocket and abs(k.time_s - event.time_s) <= within_s for k in kept)
 
 
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
