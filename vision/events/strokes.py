@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, deque
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -1633,7 +1633,7 @@ def _reconcile(
     long ago made lost tracks projected or guessed into pockets look confirmed (development
     videos 9125, 9133, 9132, 9102: a coin overboard or pocketed unseen at one stroke
     "pocketed" 82 to 214 mm from the pocket strokes later). Nor, while one is carried, does a
-    second departure at a pocket a moment after one believed there (`_seen_falling_again`):
+    second departure at a pocket a moment after one believed there (`SAME_DEPARTURE_S`):
     a sinking piece's last look over the hole, read as another colour or matched afresh, is
     seen going twice, and the second sighting took the carried piece's place (development
     videos 9325, 9331, 9334: a black at a pocket's mouth that the detector never sees
@@ -1719,7 +1719,7 @@ def _reconcile(
         near = _at_its_mouth(e)
         if not need[item] or not (near or need[item] > only_near[item]):
             return False
-        if carried[item] and _seen_falling_again(e, kept):
+        if carried[item] and _at_its_pocket_about_then(e, kept, SAME_DEPARTURE_S):
             return False
         need[item] -= 1
         if near and only_near[item]:
@@ -1744,7 +1744,7 @@ def _reconcile(
                 and not need[item]
                 and not e.guess
                 and _seen_going_both_ways(e, going_in, in_holes)
-                and not _seen_falling_again(e, kept, REAPPEAR_S)
+                and not _at_its_pocket_about_then(e, kept, REAPPEAR_S)
             ):
                 kept.append(e)
                 overruled[item] += 1
@@ -1783,21 +1783,17 @@ def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: li
     pocket watch, or a track lost at the pocket's mouth) and over that pocket's hole, about
     when it went in."""
 
-    def same(other: ItemEvent) -> bool:
-        return (
-            other.item == event.item
-            and other.pocket == event.pocket
-            and abs(other.time_s - event.time_s) <= SAME_DEPARTURE_S
-        )
-
-    return any(map(same, going)) and any(map(same, in_holes))
+    return all(
+        _at_its_pocket_about_then(event, (o for o in seen if o.item == event.item), SAME_DEPARTURE_S)
+        for seen in (going, in_holes)
+    )
 
 
-def _seen_falling_again(event: ItemEvent, kept: list[ItemEvent], within_s: float = SAME_DEPARTURE_S) -> bool:
-    """Whether `event` may be a piece already believed gone, seen falling a second time: at the
-    same pocket within `within_s` of it (its last look over the hole read as another colour,
-    or the piece matched afresh as it sank)."""
-    return any(k.pocket == event.pocket and abs(k.time_s - event.time_s) <= within_s for k in kept)
+def _at_its_pocket_about_then(event: ItemEvent, others: Iterable[ItemEvent], within_s: float) -> bool:
+    """Whether any of `others` left by `event`'s pocket within `within_s` of it: the same
+    departure seen twice (a sinking piece's last look over the hole read as another colour, or
+    the piece matched afresh as it sank), or seen two ways."""
+    return any(o.pocket == event.pocket and abs(o.time_s - event.time_s) <= within_s for o in others)
 
 
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
@@ -1811,14 +1807,7 @@ def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tup
 def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
     """Candidates of `item` that none of `events` already accounts for (the same pocket, about
     the same time)."""
-    out = []
-    for c in candidates:
-        if c.item != item:
-            continue
-        if any(e.pocket == c.pocket and abs(e.time_s - c.time_s) <= REAPPEAR_S for e in events):
-            continue
-        out.append(c)
-    return out
+    return [c for c in candidates if c.item == item and not _at_its_pocket_about_then(c, events, REAPPEAR_S)]
 
 
 def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
