@@ -246,15 +246,26 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
     assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0], [1.0, 0.0]]
     assert continued(found, faint, None, 1.0) is found
     # The queen come to rest clear of a pocket's mouth is continued (development video 9173: 65
-    # mm from its centre, taken into the pocket a stroke early); at the mouth, sinking, not.
-    for from_pocket, kept in ((65.0, True), (40.0, False)):
+    # mm from its centre, taken into the pocket a stroke early) by a peak where she would be; at
+    # the mouth only by one where she lay (65009: 29 mm from the centre, overhanging the hole),
+    # not by one a few millimetres on towards the hole: she is sinking.
+    for from_pocket, towards_hole_mm, kept in (
+        (65.0, 1.0, True), (65.0, 6.0, True), (29.0, 1.0, True), (40.0, 2.0, True), (29.0, 6.0, False),
+    ):  # fmt: skip
         spot = np.array([[347.75 - from_pocket / np.sqrt(2.0), 347.75 - from_pocket / np.sqrt(2.0)]])
         lying = TrackFrame(
             10, 1.0, np.array([4]), np.array([queen]), spot, np.zeros((1, 2)), np.array([rest]),
             np.full(1, -1), np.full(1, 0.9),
         )  # fmt: skip
-        peak = Detections(spot + 1.0, np.array([queen]), np.array([0.39]))
+        peak = Detections(spot + towards_hole_mm / np.sqrt(2.0), np.array([queen]), np.array([0.39]))
         assert (continued(found, peak, lying, 1.0 + 1 / 30) is not found) == kept
+        # Seen moving, she is not lying there: at the mouth she may be tipping in.
+        moving = TrackFrame(
+            10, 1.0, np.array([4]), np.array([queen]), spot, np.zeros((1, 2)),
+            np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
+        )  # fmt: skip
+        if from_pocket < 50.0:
+            assert continued(found, peak, moving, 1.0 + 1 / 30) is found
     # A black slowing to rest at a pocket's lip fades as it stops: continued where it would be
     # by now; one going by fast is blur, weighed elsewhere.
     for speed, kept in ((200.0, True), (900.0, False)):
