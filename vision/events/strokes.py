@@ -98,6 +98,9 @@ STRANGER_LINE_MM = 40.0
 # into a pocket (development video 9319, a dim lamp: a black sent gently into a corner at
 # 0.6 to 0.8 m/s by a striker never seen, the stroke and its pocketing lost).
 UNSEEN_STRIKE_SPEED_MM_S = 1000.0
+# A hand carrying the striker across the board moves it at 0.5 to 1.5 m/s; one aiming it, or
+# sliding it along the base line into place, at a few hundred mm/s at most.
+CARRYING_SPEED_MM_S = 450.0
 # Far below a frame's time: what two frame times computed from their indices may differ by
 # from the exact difference.
 TIME_EPSILON_S = 1e-6
@@ -501,6 +504,8 @@ class StrokeSegmenter:
         if fastest is None:
             return
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
+        if slow and self._in_a_carrying_hand(fastest):
+            return
         after_gap = self._unseen_before_s(fastest) > cfg.strike_window_s
         # A first look after a long while unseen, on a base band a player strikes from: its
         # speed, measured across the gap, says nothing of whether it lies there (development
@@ -581,6 +586,32 @@ class StrokeSegmenter:
             for tid, p in self._last_visible_piece.items()
             if tid in self.pieces and frame.time_s - p.time_s <= STRIKE_LOOKBACK_S
         }
+
+    def _in_a_carrying_hand(self, striker: Piece) -> bool:
+        """Whether a slow sighting of the striker, not seen in the look before, lies where a
+        piece seen then moving at a hand's carrying speed, and not seen now, would be: the
+        striker in the hand carrying it, read as a coin a look ago (a new track's first speed
+        says nothing). No rest: held-out video 65016 (`phone`, development data since), the
+        striker carried across the board at 1 m/s, read as a white but for one look, "rested"
+        there and was "struck" the next; that stroke then swallowed the real one."""
+        if self._seen_last_look(striker.track_id):
+            return False
+        for tid, before in self._previous.items():
+            if (
+                tid == striker.track_id
+                or before.state != int(TrackState.MOVING)
+                or before.speed_mm_s < CARRYING_SPEED_MM_S
+                or self._seen_now(tid)
+            ):
+                continue
+            ahead = before.position + np.asarray(before.velocity) * (striker.time_s - before.time_s)
+            if float(np.linalg.norm(ahead - striker.position)) <= STRIKER_RADIUS_MM + COIN_RADIUS_MM:
+                return True
+        return False
+
+    def _seen_now(self, track_id: int) -> bool:
+        piece = self.pieces.get(track_id)
+        return piece is not None and piece.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
 
     def _flight_strike(self, striker: Piece, rest: _Rest | None, frame: TrackFrame) -> bool:
         """A striker seen flying in two looks running (or a blur's gap apart), handled since the
@@ -1163,7 +1194,7 @@ class StrokeSegmenter:
         cfg = self.config
         striker_mm: np.ndarray | None = None  # where the striker's tracks lie, once needed
         for tid, (piece, how) in gone.items():
-            if tid in stroke.seen_ids:
+            if tid in stroke.seen_ids or self._on_striker_start(stroke, piece):
                 continue
             event = self._departure(piece, how, frame)
             if event is not None:
@@ -1231,6 +1262,18 @@ class StrokeSegmenter:
                         if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
+
+    @staticmethod
+    def _on_striker_start(stroke: _Stroke, piece: Piece) -> bool:
+        """Whether a carromman's track was last seen on the spot the striker was struck from,
+        where no coin can lie (the discs would overlap): the striker, read as a coin under the
+        hand that placed it, whose track is lost now (held-out video 65004, a `phone` board,
+        development data since: the striker carried across read as a white, lost as it was
+        put down and projected into the corner pocket ahead; the "pocketing" made the next
+        nudge a stroke, and cost the board a white and a player's turn)."""
+        if piece.item == "striker" or stroke.striker_start is None or stroke.striker_start_traced:
+            return False
+        return _near_any(piece.xy, stroke.striker_start[None, :], STRIKER_RADIUS_MM)
 
     def _swapped(self, piece: Piece, anchor: tuple[float, float], stroke: _Stroke, time_s: float) -> bool:
         """Whether a track lying at rest (or hidden there) a look ago and found far off now was
