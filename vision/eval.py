@@ -683,6 +683,10 @@ def main(argv: list[str] | None = None) -> int:
         help="print each stroke the recorder got wrong (needs --keep or --reuse)",
     )
     args = parser.parse_args(argv)
+    if args.diff and args.dirs and not (args.keep or args.reuse):
+        # The differences are read from the kept log: without one written now they would be
+        # an older run's.
+        parser.error("--diff with videos needs --keep or --reuse")
     if args.make is not None:
         width, height = (int(v) for v in args.size.lower().split("x"))
         make_videos(

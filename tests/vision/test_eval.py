@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from vision.eval import MATCH_FRAMES, with_declarations
 
@@ -33,3 +36,13 @@ def test_a_concession_after_the_last_stroke_ends_the_recorded_log() -> None:
     truth = {"events": [stroke(100), {"type": "concede", "player": "Ben", "scope": "board"}]}
     spliced, _ = with_declarations(truth, {"events": [stroke(98)]})
     assert spliced["events"][-1]["type"] == "concede"
+
+
+def test_differences_of_videos_need_a_log_kept_now_or_reused(tmp_path: Path) -> None:
+    """`--diff` reads the kept log: without `--keep` or `--reuse` it would print an older run's
+    differences as this run's, so it is refused as a usage error (status 2)."""
+    from vision.eval import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path), "--mode", "video", "--diff"])
+    assert exit_info.value.code == 2
