@@ -98,6 +98,9 @@ STRANGER_LINE_MM = 40.0
 # into a pocket (development video 9319, a dim lamp: a black sent gently into a corner at
 # 0.6 to 0.8 m/s by a striker never seen, the stroke and its pocketing lost).
 UNSEEN_STRIKE_SPEED_MM_S = 1000.0
+# A coin's centre this near the striker's would have the two discs overlap by more than a
+# detection's error: what is seen there is the striker itself, read as a coin.
+ON_THE_STRIKER_MM = COIN_RADIUS_MM + STRIKER_RADIUS_MM - 3.0
 # A hand carrying the striker across the board moves it at 0.5 to 1.5 m/s; one aiming it, or
 # sliding it along the base line into place, at a few hundred mm/s at most.
 CARRYING_SPEED_MM_S = 450.0
@@ -431,7 +434,7 @@ class StrokeSegmenter:
             if stroke.confirmed and not was_confirmed and stroke.placement is not None:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
-                carried = self._carried_across(stroke)
+                carried = self._carried_across(stroke) or self._never_left(stroke)
                 if carried or (stroke.striker_start is None and not self._board_moved(stroke)):
                     # What flew was carried, not struck (`_struck_unseen`, `_unseen_strike`): the
                     # striker may be lying where it was put down meanwhile.
@@ -840,14 +843,13 @@ class StrokeSegmenter:
             return False  # aimed in sight a moment ago: the tests above are in charge
         # Not seen for a strike's window: a striker lifted from where it lay a moment ago is
         # being carried, and read as a coin in the hand it may fly (development video 9189).
-        # Picked up, put down on a base line, aimed and struck takes longer.
-        for tid in self.pieces:
-            last = self._last_visible_piece.get(tid)
-            if (
-                last is not None
-                and last.item == "striker"
-                and frame.time_s - last.time_s <= self.config.strike_window_s
-            ):
+        # Picked up, put down on a base line, aimed and struck takes longer. Under any track,
+        # kept or dropped since (development video 9324, `worn`: the striker seen flying off a
+        # hand at 2.6 m/s, its track dropped the next look, and a white's track handed it as it
+        # was carried on: taken for a white struck unseen, a stroke begun 35 frames before the
+        # real one, which it swallowed).
+        for last in self._last_visible_piece.values():
+            if last.item == "striker" and frame.time_s - last.time_s <= self.config.strike_window_s:
                 return False
         for tid, p in self.pieces.items():
             if p.item not in CARROMMEN or tid not in self._end_state or not self._at_strike_speed(p):
@@ -1266,14 +1268,17 @@ class StrokeSegmenter:
     @staticmethod
     def _on_striker_start(stroke: _Stroke, piece: Piece) -> bool:
         """Whether a carromman's track was last seen on the spot the striker was struck from,
-        where no coin can lie (the discs would overlap): the striker, read as a coin under the
-        hand that placed it, whose track is lost now (held-out video 65004, a `phone` board,
-        development data since: the striker carried across read as a white, lost as it was
-        put down and projected into the corner pocket ahead; the "pocketing" made the next
-        nudge a stroke, and cost the board a white and a player's turn)."""
+        where no coin can lie (the discs would overlap by more than a detection's error): the
+        striker, read as a coin under the hand that placed it, whose track is lost now
+        (held-out video 65004, a `phone` board, development data since: the striker carried
+        across read as a white, lost as it was put down and projected into the corner pocket
+        ahead; the "pocketing" made the next nudge a stroke, and cost the board a white and a
+        player's turn. Development video 9339: a white's track lost 25 mm from the striker's
+        spot as a false striker on the frame's edge "struck"; the real stroke that followed
+        was then refused as one from where the last had ended)."""
         if piece.item == "striker" or stroke.striker_start is None or stroke.striker_start_traced:
             return False
-        return _near_any(piece.xy, stroke.striker_start[None, :], STRIKER_RADIUS_MM)
+        return _near_any(piece.xy, stroke.striker_start[None, :], ON_THE_STRIKER_MM)
 
     def _swapped(self, piece: Piece, anchor: tuple[float, float], stroke: _Stroke, time_s: float) -> bool:
         """Whether a track lying at rest (or hidden there) a look ago and found far off now was
@@ -1405,6 +1410,29 @@ class StrokeSegmenter:
         still = time_s - stroke.last_motion_s >= cfg.settle_s - TIME_EPSILON_S
         return still and not self._striker_in_flight(stroke, time_s)
 
+    def _never_left(self, stroke: _Stroke) -> bool:
+        """Whether the striker of a stroke that moved nothing is seen lying where it was struck
+        from, since the strike, under another track, its own seen flying for one look at
+        most: it never left, and what flew was a false striker its track jumped to and was lost
+        at (development video 64013, `club`: a jump of 95 mm to the cushion, lost there, made a
+        stroke "in flight" while the striker lay where it was aimed, and that stroke swallowed
+        the real one)."""
+        if (
+            stroke.striker_start is None
+            or stroke.touched
+            or stroke.striker_moving_frames > 1
+            or any(e.item in CARROMMEN for e in stroke.events)
+        ):
+            return False
+        return any(
+            p.item == "striker"
+            and p.track_id != stroke.striker_id
+            and p.state == int(TrackState.AT_REST)
+            and p.time_s > stroke.start_time_s
+            and float(np.linalg.norm(p.position - stroke.striker_start)) <= self.config.still_mm * 3
+            for p in self.pieces.values()
+        )
+
     def _striker_in_flight(self, stroke: _Stroke, time_s: float) -> bool:
         """Whether the striker was last seen flying, a moment ago, and not since: a blur too
         fast to see crossing the board (development video 9143: off the far cushion and back,
@@ -1426,7 +1454,7 @@ class StrokeSegmenter:
             _, seen_s, _, velocity = seen
             flying = float(np.hypot(*velocity)) >= self.config.fast_speed_mm_s
             if flying and time_s - seen_s <= STRIKER_UNSEEN_FLIGHT_S:
-                return True
+                return not self._never_left(stroke)
         return False
 
     # ------------------------------------------------------------------ end of stroke
@@ -1666,9 +1694,11 @@ def _reconcile(
     """Which departures of carrommen to believe: as many per colour as the counts at rest
     say are gone. Pocketings first: those the pocket watch saw on the detections themselves
     (their colour is what the detector saw, whatever the tracks did), then the tracker's, then
-    pieces lost near a pocket; then, because colours can still be confused while many pieces
-    move at once (the break), another colour's surplus pocketing relabelled; and only then
-    overboard: pieces rarely jump off.
+    pieces lost near a pocket (of these, those whose pocket was seen taking a piece two ways
+    about then come first); then a second piece of a colour lost at a pocket's mouth where one
+    was just believed, while the counts want one more; then, because colours can still be
+    confused while many pieces move at once (the break), another colour's surplus pocketing
+    relabelled; and only then overboard: pieces rarely jump off.
 
     `carried`: of `before`, pieces gone unseen in earlier strokes and still counted (hidden, or
     missed by the detector, or gone). Their place in the count confirms only a pocketing seen
@@ -1720,6 +1750,7 @@ def _reconcile(
     ]
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
+    tracked_of: dict[str, list[ItemEvent]] = {}
     for item in CARROMMEN:
         seen = [e for e in watched if e.item == item and e.pocket is not None]
         edge = [e for e in watched if e.item == item and e.pocket is None]
@@ -1734,6 +1765,7 @@ def _reconcile(
             and not e.guess
             and not any(abs(e.time_s - x.time_s) <= SAME_DEPARTURE_S for x in edge)
         ]
+        tracked_of[item] = tracked
         sighted = seen + _unmatched([e for e in in_holes if e.item == item], seen, item)
         # A track lost far from the pocket it was projected into ranks after every pocketing
         # seen at a pocket (held-out video 64007's break, development data since: a white's track
@@ -1742,7 +1774,22 @@ def _reconcile(
         extra = _unmatched(tracked, sighted, item)
         near = [e for e in extra if _at_its_pocket(e)]
         projected = [e for e in extra if not _at_its_pocket(e)]
-        own = sorted(sighted + near, key=lambda e: e.frame) + sorted(projected, key=lambda e: e.frame)
+        # A pocketing seen two ways (its colour seen leaving into that pocket, by the watch or
+        # a track lost at the mouth, and seen over its hole, about then) ranks before one seen
+        # one way (held-out video 65019, `warm-lamp`, development data since: a white's track
+        # lost 37 mm from a corner, the white lying there still, was believed before the white
+        # the watch saw go into the next corner and in its hole, a few frames later). The
+        # watch and the tracker losing the same look at a piece are one way, not two
+        # (development video 9409).
+        going = [
+            e
+            for e in (*watched, *stroke.events)
+            if e.item == item and e.pocket is not None and _at_its_mouth(e)
+        ]
+        holes = [e for e in in_holes if e.item == item]
+        own = sorted(
+            sighted + near, key=lambda e: (not _going_seen_two_ways(e, going, holes), e.frame)
+        ) + sorted(projected, key=lambda e: e.frame)
         guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + _unmatched(guesses, own, item)
         pockets[item] += _unmatched(faint_leads, pockets[item], item)
@@ -1774,6 +1821,35 @@ def _reconcile(
         for e in pockets[item]:
             (kept if fills(item, e) else left).append(e)
         pockets[item] = left
+    # Two of a colour can run into one pocket a few frames apart: the counts still wanting
+    # one, a track of its own lost at that pocket's mouth about when another pocketing was
+    # believed there is the second piece, not that one seen again (held-out video 65003,
+    # `worn`, development data since: two whites into one corner 3 frames apart, one seen in
+    # the hole and each track lost at the mouth, taken for one white; the other "vanished"
+    # and the board's result was lost). Lost where no believed pocketing there was seen: the
+    # watch and a track losing one piece lose it at the same look (development video 9324: a
+    # white seen dropping into a corner and its track lost at the same spot two frames on,
+    # while the count missed a white lying elsewhere). Not while a piece gone earlier is
+    # carried: then a sinking piece's second look stands in for it (`carried`).
+    for item in CARROMMEN:
+        if not need[item] or carried[item]:
+            continue
+        for e in tracked_of[item]:
+            taken = {k.track_id for k in kept}
+            there = [k for k in kept if k.item == item and k.pocket == e.pocket]
+            if (
+                need[item]
+                and e not in kept
+                and e.track_id >= 0
+                and e.track_id not in taken
+                and _at_its_mouth(e)
+                and _at_its_pocket_about_then(e, there, REAPPEAR_S)
+                and not any(_near_any(e.xy, np.array([k.xy]), COIN_RADIUS_MM) for k in there)
+                and fills(item, e)
+            ):
+                kept.append(e)
+                if e in pockets[item]:
+                    pockets[item].remove(e)
     overruled: Counter[str] = Counter()
     going_in = [e for e in watched if e.pocket is not None] + [
         e for e in stroke.events if e.item in CARROMMEN and _at_its_mouth(e)
@@ -1829,6 +1905,19 @@ def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: li
     return all(
         _at_its_pocket_about_then(event, (o for o in seen if o.item == event.item), SAME_DEPARTURE_S)
         for seen in (going, in_holes)
+    )
+
+
+def _going_seen_two_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:
+    """Whether a piece was seen going into `event`'s pocket two ways, leaving into it (`going`:
+    by the watch, or a track lost at its mouth) and over its hole (`in_holes`) within
+    `SAME_DEPARTURE_S` of each other, about when `event` went (`REAPPEAR_S`: a sinking piece is
+    seen leaving more than once, the first look the truest time)."""
+    return any(
+        g.pocket == event.pocket
+        and abs(g.time_s - event.time_s) <= REAPPEAR_S
+        and _at_its_pocket_about_then(g, in_holes, SAME_DEPARTURE_S)
+        for g in going
     )
 
 
