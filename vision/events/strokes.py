@@ -1844,7 +1844,7 @@ def _reconcile(
                 and e.track_id not in taken
                 and _at_its_mouth(e)
                 and _at_its_pocket_about_then(e, there, REAPPEAR_S)
-                and not any(_near_any(e.xy, np.array([k.xy]), COIN_RADIUS_MM) for k in there)
+                and not _near_any(e.xy, np.array([k.xy for k in there]).reshape(-1, 2), COIN_RADIUS_MM)
                 and fills(item, e)
             ):
                 kept.append(e)
@@ -1909,14 +1909,14 @@ def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: li
 
 
 def _going_seen_two_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:
-    """Whether a piece was seen going into `event`'s pocket two ways, leaving into it (`going`:
-    by the watch, or a track lost at its mouth) and over its hole (`in_holes`) within
-    `SAME_DEPARTURE_S` of each other, about when `event` went (`REAPPEAR_S`: a sinking piece is
-    seen leaving more than once, the first look the truest time)."""
+    """Whether a piece was seen going into `event`'s pocket both ways (`_seen_going_both_ways`:
+    leaving into it, by the watch or a track lost at its mouth, and over its hole) about when
+    `event` went (`REAPPEAR_S`: a sinking piece is seen leaving more than once, the first look
+    the truest time)."""
     return any(
         g.pocket == event.pocket
         and abs(g.time_s - event.time_s) <= REAPPEAR_S
-        and _at_its_pocket_about_then(g, in_holes, SAME_DEPARTURE_S)
+        and _seen_going_both_ways(g, going, in_holes)
         for g in going
     )
 
