@@ -320,6 +320,8 @@ class StrokeSegmenter:
         self._striker_handled = False
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
         self._last_visible_piece: dict[int, Piece] = {}
+        # When a striker was last seen, under whatever track (kept or dropped since).
+        self._striker_seen_s = float("-inf")
         # The tracks' sightings before their last (a dim striker in flight is seen in looks a
         # few frames apart: `_flight_strike`; so is a coin struck unseen: `_struck_unseen`).
         self._seen_before: dict[int, Piece] = {}
@@ -412,6 +414,8 @@ class StrokeSegmenter:
                 if piece.track_id in self._last_visible_piece:
                     self._seen_before[piece.track_id] = self._last_visible_piece[piece.track_id]
                 self._last_visible_piece[piece.track_id] = piece
+                if piece.item == "striker":
+                    self._striker_seen_s = piece.time_s
         if self._stroke is None:
             # Departures between strokes are kept a moment: a strike the detector never saw
             # (the striker blurred out for its whole run) is recognised only afterwards.
@@ -848,9 +852,8 @@ class StrokeSegmenter:
         # hand at 2.6 m/s, its track dropped the next look, and a white's track handed it as it
         # was carried on: taken for a white struck unseen, a stroke begun 35 frames before the
         # real one, which it swallowed).
-        for last in self._last_visible_piece.values():
-            if last.item == "striker" and frame.time_s - last.time_s <= self.config.strike_window_s:
-                return False
+        if frame.time_s - self._striker_seen_s <= self.config.strike_window_s:
+            return False
         for tid, p in self.pieces.items():
             if p.item not in CARROMMEN or tid not in self._end_state or not self._at_strike_speed(p):
                 continue
@@ -1839,7 +1842,6 @@ def _reconcile(
             there = [k for k in kept if k.item == item and k.pocket == e.pocket]
             if (
                 need[item]
-                and e not in kept
                 and e.track_id >= 0
                 and e.track_id not in taken
                 and _at_its_mouth(e)
