@@ -1472,12 +1472,8 @@ def test_a_coin_first_seen_lying_after_the_strike_does_not_prolong_the_stroke() 
 
 
 def test_a_piece_gone_unseen_strokes_ago_confirms_only_a_pocketing_seen_at_the_pocket() -> None:
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
-
-    def stroke(event: ItemEvent) -> _Stroke:
-        s = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
-        s.events = [event]
-        return s
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
     # A white's track lost 185 mm from the NE pocket and projected into it by the tracker, and
     # a white seen going in at the pocket's mouth.
@@ -1486,22 +1482,22 @@ def test_a_piece_gone_unseen_strokes_ago_confirms_only_a_pocketing_seen_at_the_p
     before, after = Counter(white=6), Counter(white=5)
     # A white counted gone at this stroke's rest: either is believed.
     for event in (far, near):
-        kept, _, vanished, _ = _reconcile(stroke(event), before, after, [])
+        kept, _, vanished, _ = reconcile_departures([event], before, after, [])
         assert kept == [event] and not vanished
     # The white missing at rest is one gone unseen at an earlier stroke (development video
     # 9125: overboard at the break, never seen going): the projection is not believed, the
     # pocketing at the mouth is.
-    kept, dropped, vanished, _ = _reconcile(stroke(far), before, after, [], Counter(white=1))
+    kept, dropped, vanished, _ = reconcile_departures([far], before, after, [], Counter(white=1))
     assert (kept, dropped, vanished) == ([], [far], {"white": 1})
-    kept, _, vanished, _ = _reconcile(stroke(near), before, after, [], Counter(white=1))
+    kept, _, vanished, _ = reconcile_departures([near], before, after, [], Counter(white=1))
     assert kept == [near] and not vanished
     # Nor is a white lost 82 mm from a pocket (9125, strokes after the white went unseen).
     lost_near = ItemEvent("white", "SE", 2931, 97.7, 9, (318.2, -270.4))
-    kept, _, _, _ = _reconcile(stroke(lost_near), before, after, [], Counter(white=1))
+    kept, _, _, _ = reconcile_departures([lost_near], before, after, [], Counter(white=1))
     assert kept == []
     # Another colour's surplus projection is not relabelled to fill it either.
     black_far = ItemEvent("black", "NE", 900, 30.0, 8, (187.8, 255.1))
-    kept, _, _, _ = _reconcile(stroke(black_far), before, after, [], Counter(white=1))
+    kept, _, _, _ = reconcile_departures([black_far], before, after, [], Counter(white=1))
     assert kept == []
 
 
@@ -1510,27 +1506,36 @@ def test_a_piece_seen_falling_twice_does_not_stand_for_one_gone_unseen_strokes_a
     its last look over the hole read as a black (development video 9331). With a white carried
     unseen from earlier strokes (on the centre circle's print, never found), the second
     sighting had been relabelled a white and taken for it: two whites "pocketed" for one."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    track_departures: list[ItemEvent] = []
     white = ItemEvent("white", "NE", 791, 26.367, -1, (337.7, 328.4))
     sinking = ItemEvent("black", "NE", 793, 26.433, -1, (369.6, 354.9))
     before, after = Counter(white=7, black=6), Counter(white=5, black=6)
-    kept, _, vanished, _ = _reconcile(stroke, before, after, [white, sinking], Counter(white=1))
+    kept, _, vanished, _ = reconcile_departures(
+        track_departures, before, after, [white, sinking], Counter(white=1)
+    )
     assert kept == [white] and vanished == {"white": 1}
     # The same piece seen going twice as a white (development video 9334, a black carried).
     again = ItemEvent("white", "NE", 793, 26.433, -1, (369.6, 354.9))
-    kept, _, vanished, _ = _reconcile(
-        stroke, Counter(white=8, black=5), Counter(white=7, black=4), [white, again], Counter(black=1)
+    kept, _, vanished, _ = reconcile_departures(
+        track_departures,
+        Counter(white=8, black=5),
+        Counter(white=7, black=4),
+        [white, again],
+        Counter(black=1),
     )
     assert kept == [white] and vanished == {"black": 1}
     # Nothing carried: two departures a moment apart at one pocket are two pieces (two touching
     # coins driven into it, a colour confused on the move).
-    kept, _, vanished, _ = _reconcile(stroke, before, after, [white, sinking])
+    kept, _, vanished, _ = reconcile_departures(track_departures, before, after, [white, sinking])
     assert [e.item for e in kept] == ["white", "white"] and not vanished
     # Carried, but a second white a quarter of a second on at the same pocket is another one.
     later = ItemEvent("white", "NE", 799, 26.633, -1, (330.0, 331.0))
-    kept, _, vanished, _ = _reconcile(stroke, before, after, [white, later], Counter(white=1))
+    kept, _, vanished, _ = reconcile_departures(
+        track_departures, before, after, [white, later], Counter(white=1)
+    )
     assert kept == [white, later] and not vanished
 
 
@@ -1586,36 +1591,38 @@ def test_a_white_seen_falling_where_the_striker_went_in_is_the_striker() -> None
     """The striker falling into a pocket is often seen over the hole as a white coin
     (development video 9128: so "seen", it stood for the white that went into another pocket
     in that stroke)."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    track_departures: list[ItemEvent] = []
     striker = ItemEvent("striker", "SE", 734, 24.47, 3, (331.6, -339.2))
-    stroke.events = [striker]
+    track_departures = [striker]
     white = ItemEvent("white", "NW", 741, 24.7, -1, (-320.0, 330.0))
     in_hole = ItemEvent("white", "SE", 734, 24.47, -1, (344.6, -343.2))
     before, after = Counter(white=5, black=6), Counter(white=4, black=6)
-    kept, dropped, _, _ = _reconcile(stroke, before, after, [white], None, [in_hole])
+    kept, dropped, _, _ = reconcile_departures(track_departures, before, after, [white], None, [in_hole])
     assert kept == [white] and dropped == []
     # Without the striker going in there, the sighting is the first white gone.
-    stroke.events = []
-    kept, dropped, _, _ = _reconcile(stroke, before, after, [white], None, [in_hole])
+    track_departures = []
+    kept, dropped, _, _ = reconcile_departures(track_departures, before, after, [white], None, [in_hole])
     assert kept == [in_hole]
     # Nor where its going in is only guessed, from a track lost further off (held-out video
     # 64008, development data since): a guess is never the striker's pocketing.
-    stroke.events = [replace(striker, guess=True)]
-    kept, dropped, _, _ = _reconcile(stroke, before, after, [white], None, [in_hole])
+    track_departures = [replace(striker, guess=True)]
+    kept, dropped, _, _ = reconcile_departures(track_departures, before, after, [white], None, [in_hole])
     assert kept == [in_hole]
 
 
 def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evidence() -> None:
     """Not believed, a sighting over a hole is still what the camera saw: the review lists it,
     and a striker read as a coin all the way is known by it (`dropped`)."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    track_departures: list[ItemEvent] = []
     in_hole = ItemEvent("white", "NW", 860, 28.7, -1, (-345.0, 346.0))
     counts = Counter(white=5, black=6)
-    kept, dropped, vanished, _ = _reconcile(stroke, counts, counts, [], None, [in_hole])
+    kept, dropped, vanished, _ = reconcile_departures(track_departures, counts, counts, [], None, [in_hole])
     assert (kept, dropped, vanished) == ([], [in_hole], {})
 
 
@@ -1852,7 +1859,8 @@ def test_two_of_a_colour_lost_at_one_pocket_s_mouth_a_moment_apart_are_two_pocke
     white "vanished" and the board's result was lost). Not a track lost far off and projected
     there, nor a guess, nor while a white gone earlier is carried (a sinking piece's second
     look then stands in for it)."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
     in_hole = ItemEvent("white", "SE", 2782, 92.73, -1, (339.3, -343.2))
     first = ItemEvent("white", "SE", 2780, 92.67, 19, (284.2, -295.1), guess=True)
@@ -1860,9 +1868,9 @@ def test_two_of_a_colour_lost_at_one_pocket_s_mouth_a_moment_apart_are_two_pocke
     before, after = Counter(white=7, black=4), Counter(white=5, black=4)
 
     def reconciled(*events: ItemEvent, carried: Counter[str] | None = None) -> tuple[list, dict]:
-        stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
-        stroke.events = list(events)
-        kept, _, vanished, _ = _reconcile(stroke, before, after, [], carried, [in_hole])
+        track_departures: list[ItemEvent] = []
+        track_departures = list(events)
+        kept, _, vanished, _ = reconcile_departures(track_departures, before, after, [], carried, [in_hole])
         return sorted((e.frame, e.track_id) for e in kept), vanished
 
     assert reconciled(first, second) == ([(2782, -1), (2789, 13)], {})
@@ -1885,26 +1893,29 @@ def test_a_pocketing_seen_two_ways_is_believed_before_a_track_lost_by_another_po
     white lies there still, unseen a moment), and a few frames later the watch saw a white
     drop into NE, seen over NE's hole too. The two-way sighting is the pocketing, though the
     lost track came first (held-out video 65019, `warm-lamp`, development data since)."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
     lost = ItemEvent("white", "SE", 1366, 45.53, 16, (324.6, -318.7))
     dropped = ItemEvent("white", "NE", 1371, 45.70, -1, (338.0, 323.6))
     in_hole = ItemEvent("white", "NE", 1371, 45.70, -1, (347.2, 334.5))
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "N", {})
-    stroke.events = [lost]
+    track_departures: list[ItemEvent] = []
+    track_departures = [lost]
     before, after = Counter(white=6, black=8), Counter(white=5, black=8)
-    kept, _, _, _ = _reconcile(stroke, before, after, [dropped], None, [in_hole])
+    kept, _, _, _ = reconcile_departures(track_departures, before, after, [dropped], None, [in_hole])
     assert [(e.item, e.pocket) for e in kept] == [("white", "NE")]
     # Seen only one way, the earlier one stands.
-    kept, _, _, _ = _reconcile(stroke, before, after, [dropped], None, [])
+    kept, _, _, _ = reconcile_departures(track_departures, before, after, [dropped], None, [])
     assert [(e.item, e.pocket) for e in kept] == [("white", "SE")]
     # The watch and a track losing the same look at a piece are one way, not two: the white
     # seen in NE's hole first stands (development video 9409, `warm-lamp`).
     seen_in_ne = ItemEvent("white", "NE", 4051, 135.03, -1, (344.3, 344.5))
     lost_sw = ItemEvent("white", "SW", 4067, 135.57, 21, (-316.7, -357.3))
     dropped_sw = ItemEvent("white", "SW", 4065, 135.50, -1, (-316.7, -357.3))
-    stroke.events = [lost_sw]
-    kept, _, _, _ = _reconcile(stroke, Counter(white=2), Counter(white=1), [dropped_sw], None, [seen_in_ne])
+    track_departures = [lost_sw]
+    kept, _, _, _ = reconcile_departures(
+        track_departures, Counter(white=2), Counter(white=1), [dropped_sw], None, [seen_in_ne]
+    )
     assert [(e.item, e.pocket) for e in kept] == [("white", "NE")]
 
 
@@ -1960,23 +1971,24 @@ def test_a_faint_lead_stands_only_for_a_piece_nothing_else_accounts_for() -> Non
     """A black gone between two looks and seen faintly on its way into a pocket (development
     video 9160) is pocketed there only if the counts need it and no sighting of the pocket watch
     or the tracker accounts for it; and a lead is never relabelled another colour."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    track_departures: list[ItemEvent] = []
     lead = ItemEvent("black", "SE", 4479, 149.3, -1, (354.0, -249.0), guess=True)
     before, after = Counter(white=1, black=4), Counter(white=1, black=3)
-    kept, _, vanished, _ = _reconcile(stroke, before, after, [], None, [], [lead])
+    kept, _, vanished, _ = reconcile_departures(track_departures, before, after, [], None, [], [lead])
     assert kept == [lead] and not vanished
     # Without it the black is taken for hidden: still on the board until a look finds it gone.
-    kept, _, vanished, _ = _reconcile(stroke, before, after, [], None, [], [])
+    kept, _, vanished, _ = reconcile_departures(track_departures, before, after, [], None, [], [])
     assert kept == [] and vanished == {"black": 1}
     # A drop the watch saw on confident looks comes first, later though it was.
     seen = ItemEvent("black", "NW", 4490, 149.7, -1, (-330.0, 331.0))
-    kept, _, _, _ = _reconcile(stroke, before, after, [seen], None, [], [lead])
+    kept, _, _, _ = reconcile_departures(track_departures, before, after, [seen], None, [], [lead])
     assert kept == [seen]
     # A white counted gone is not filled by a black's lead.
-    kept, _, vanished, _ = _reconcile(
-        stroke, Counter(white=2, black=4), Counter(white=1, black=4), [], None, [], [lead]
+    kept, _, vanished, _ = reconcile_departures(
+        track_departures, Counter(white=2, black=4), Counter(white=1, black=4), [], None, [], [lead]
     )
     assert kept == [] and vanished == {"white": 1}
 
@@ -2424,31 +2436,36 @@ def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> No
     held-out video 64011, development data since, the board's last white, its result lost).
     The faint piece gives way; a sure count does not, nor does a sighting the hole did not
     confirm."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "S", {})
+    track_departures: list[ItemEvent] = []
     white = ItemEvent("white", "SW", 4350, 145.0, -1, (-330.6, -334.4))
     in_hole = ItemEvent("white", "SW", 4350, 145.0, -1, (-338.1, -338.9))
     counts = Counter(white=1, black=3)
-    kept, _, vanished, overruled = _reconcile(
-        stroke, counts, counts, [white], None, [in_hole], None, Counter(white=1)
+    kept, _, vanished, overruled = reconcile_departures(
+        track_departures, counts, counts, [white], None, [in_hole], None, Counter(white=1)
     )
     assert kept == [white] and overruled == Counter(white=1) and not vanished
     # The count's white seen surely: the counts stand.
-    kept, _, _, overruled = _reconcile(stroke, counts, counts, [white], None, [in_hole], None, Counter())
+    kept, _, _, overruled = reconcile_departures(
+        track_departures, counts, counts, [white], None, [in_hole], None, Counter()
+    )
     assert kept == [] and not overruled
     # Not seen over the hole: the watch's drop alone does not outweigh the count.
-    kept, _, _, overruled = _reconcile(stroke, counts, counts, [white], None, [], None, Counter(white=1))
+    kept, _, _, overruled = reconcile_departures(
+        track_departures, counts, counts, [white], None, [], None, Counter(white=1)
+    )
     assert kept == [] and not overruled
     # A black seen over the hole confirms no white.
     black_hole = ItemEvent("black", "SW", 4350, 145.0, -1, (-338.1, -338.9))
-    kept, _, _, overruled = _reconcile(
-        stroke, counts, counts, [white], None, [black_hole], None, Counter(white=1)
+    kept, _, _, overruled = reconcile_departures(
+        track_departures, counts, counts, [white], None, [black_hole], None, Counter(white=1)
     )
     assert not overruled
     # Counted gone already, the white needs nothing overruled.
-    kept, _, _, overruled = _reconcile(
-        stroke, counts, Counter(black=3), [white], None, [in_hole], None, Counter(white=1)
+    kept, _, _, overruled = reconcile_departures(
+        track_departures, counts, Counter(black=3), [white], None, [in_hole], None, Counter(white=1)
     )
     assert kept == [white] and not overruled
     # Its track lost at the pocket's mouth and the hole's sighting (64008, 47 s in; the watch
@@ -2456,19 +2473,26 @@ def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> No
     at_mouth = ItemEvent("white", "SW", 4351, 145.033, 23, (-335.0, -328.0))
     projected = ItemEvent("white", "SW", 4351, 145.033, 23, (-250.0, -300.0))
     for tracked, believed in ((at_mouth, True), (projected, False)):
-        stroke.events = [tracked]
-        kept, _, _, overruled = _reconcile(
-            stroke, counts, counts, [], None, [in_hole], None, Counter(white=1)
+        track_departures = [tracked]
+        kept, _, _, overruled = reconcile_departures(
+            track_departures, counts, counts, [], None, [in_hole], None, Counter(white=1)
         )
         assert bool(overruled) == believed and len(kept) == int(believed)
-    stroke.events = []
+    track_departures = []
     # A piece seen leaving twice as it sank, 0.3 s apart (64008's break): one white, the one
     # the counts need.
     first = ItemEvent("white", "NE", 90, 3.0, -1, (329.2, 336.2))
     again = ItemEvent("white", "NE", 99, 3.3, -1, (336.6, 332.0))
     sinking = ItemEvent("white", "NE", 99, 3.3, -1, (343.0, 342.9))
-    kept, _, _, overruled = _reconcile(
-        stroke, Counter(white=9), Counter(white=8), [first, again], None, [sinking], None, Counter(white=1)
+    kept, _, _, overruled = reconcile_departures(
+        track_departures,
+        Counter(white=9),
+        Counter(white=8),
+        [first, again],
+        None,
+        [sinking],
+        None,
+        Counter(white=1),
     )
     assert kept == [first] and not overruled
 
@@ -2477,23 +2501,26 @@ def test_a_track_projected_from_far_off_gives_way_to_a_pocketing_seen_at_a_pocke
     """Held-out video 64007's break (development data since): a white's track lost 200 mm up
     the west cushion was projected into the SW corner, four frames before the watch saw a white
     go into SE and the detector saw it in that hole. One white was gone: the one seen going."""
-    from vision.events.strokes import ItemEvent, _reconcile, _Stroke
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
 
-    stroke = _Stroke(0, 0.0, 1, np.zeros(2), "N", {})
+    track_departures: list[ItemEvent] = []
     projected = ItemEvent("white", "SW", 96, 3.2, 17, (-330.1, -136.4))
-    stroke.events = [projected]
+    track_departures = [projected]
     seen = ItemEvent("white", "SE", 100, 3.333, -1, (307.9, -352.8))
     in_hole = ItemEvent("white", "SE", 102, 3.4, -1, (334.2, -343.8))
     before, after = Counter(white=9, black=9, queen=1), Counter(white=8, black=9, queen=1)
-    kept, dropped, vanished, _ = _reconcile(stroke, before, after, [seen], None, [in_hole])
+    kept, dropped, vanished, _ = reconcile_departures(
+        track_departures, before, after, [seen], None, [in_hole]
+    )
     assert kept == [seen] and projected in dropped and not vanished
     # Lost at the corner's mouth, the tracker's pocketing is as good as one sighting: seen one
     # way each, the first wins; but the white seen going two ways (the watch and the hole) is
     # believed first (held-out video 65019, development data since: a track lost 37 mm from a
     # corner, its white lying there still).
     at_mouth = ItemEvent("white", "SW", 96, 3.2, 17, (-320.0, -322.0))
-    stroke.events = [at_mouth]
-    kept, _, _, _ = _reconcile(stroke, before, after, [seen], None, [])
+    track_departures = [at_mouth]
+    kept, _, _, _ = reconcile_departures(track_departures, before, after, [seen], None, [])
     assert kept == [at_mouth]
-    kept, _, _, _ = _reconcile(stroke, before, after, [seen], None, [in_hole])
+    kept, _, _, _ = reconcile_departures(track_departures, before, after, [seen], None, [in_hole])
     assert kept == [seen]

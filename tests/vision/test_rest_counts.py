@@ -85,7 +85,7 @@ def test_a_coin_read_where_the_striker_lies_unseen_is_the_striker() -> None:
 def test_a_spot_only_ever_seen_faintly_is_counted_and_told_apart() -> None:
     """A gap ringed by black coins read as a white at 0.5 look after look (held-out video
     64011, development data since) is counted like any piece, and known as faint, so that a
-    pocketing seen both ways may outweigh it (`strokes._reconcile`); a real coin seen surely
+    pocketing seen both ways may outweigh it (`reconcile.reconcile_departures`); a real coin seen surely
     once in the window is not faint."""
     counter = RestCounter(("white", "black", "queen"))
     for k in range(10):

@@ -8,7 +8,7 @@ alone (minimum total distance, within the reach of a struck piece), and a detect
 finds no successor while heading into a pocket's mouth is a piece falling in. A piece of
 that colour seen again at that pocket soon after (a rattle, a detection missed for a frame)
 takes the event back. What the board holds at rest before and after the stroke decides how
-many of these events are believed (`strokes._reconcile`).
+many of these events are believed (`reconcile.reconcile_departures`).
 """
 
 from __future__ import annotations

@@ -12,11 +12,12 @@ from typing import Any
 
 from vision.detections import Detections
 from vision.events.config import EventConfig
+from vision.events.departures import ItemEvent
 from vision.events.guard import EngineGuard
 from vision.events.log_writer import MatchLogWriter
 from vision.events.seats import SeatAssigner
 from vision.events.striker_position import IMPROPER_STRIKER_POSITION, start_position_evidence
-from vision.events.strokes import ItemEvent, PlacementRecord, StrokeRecord, StrokeSegmenter
+from vision.events.strokes import PlacementRecord, StrokeRecord, StrokeSegmenter
 from vision.tracks import TrackFrame
 
 AUTO_FOULS = ("striker-position",)

@@ -11,14 +11,15 @@ A stroke starts when the striker, resting on a base line, moves off faster than 
 slides it (`EventConfig.strike_speed_mm_s`) and travels clear of where it rested; a striker
 nudged into place never gets that far and is not a stroke. Pocketings are counted only if
 the counts at rest before and after the stroke agree that the piece is gone: a coin that
-vanished under a hand is not pocketed, a "pocketing" of a coin still lying there is dropped.
+vanished under a hand is not pocketed, a "pocketing" of a coin still lying there is dropped
+(vision.events.reconcile weighs the departures seen against the counts).
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter, deque
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -50,13 +51,19 @@ from vision.events.board import (
     item_name,
 )
 from vision.events.config import EventConfig
+from vision.events.departures import (
+    POCKET_CAPTURE_MM,
+    POCKET_GUESS_MM,
+    ItemEvent,
+    at_its_pocket,
+    near_any,
+)
 from vision.events.pocket_watch import Drop, PocketWatch
+from vision.events.reconcile import reconcile_departures
 from vision.events.rest_counts import RestCounter
 from vision.events.seats import side_of
 from vision.tracks import TrackFrame, TrackState
 
-# A disappearing moving piece this close to a pocket centre went in (the tracker missed it).
-POCKET_CAPTURE_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
 # Dues, penalties, the queen and jumped carrommen are put back within the outer circle (law
 # 4(9)), or as near it as the pieces already there allow: two coins' width beyond it.
 PLACING_ZONE_MM = OUTER_CIRCLE_RADIUS_MM + 2.0 * COIN_DIAMETER_MM
@@ -64,8 +71,6 @@ PLACING_ZONE_MM = OUTER_CIRCLE_RADIUS_MM + 2.0 * COIN_DIAMETER_MM
 # since (a piece at rest is found within a millimetre or two of where it lies); and this
 # near the edge of where dues go, it may be counted on either side of it.
 LAY_STILL_MM = 5.0
-# The tracker and the pocket watch saw the same departure when they place it this close in time.
-SAME_DEPARTURE_S = 0.2
 # A piece last seen with its centre this close to a pocket's centre and gone since sank
 # (it crept over the rim), even if it looked still: nothing rests with its centre over the
 # hole (a detection's error and the last millimetres it crept are the margin). One lying
@@ -74,14 +79,8 @@ POCKET_MOUTH_MM = POCKET_RADIUS_MM + 0.25 * COIN_RADIUS_MM
 # Pocket watch: a piece seen this close to a pocket's centre just before it vanished (a fast
 # piece travels a coin's width between frames).
 POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
-# A piece back in view this soon after a drop near a pocket was missed by the detector, not
-# pocketed.
-REAPPEAR_S = 1.0
 # How far ahead a lost piece's path is followed to the pocket it was heading for.
 LOOKAHEAD_S = 0.15
-# A piece lost this close to a pocket while the board moved most likely went into it (used
-# after every pocketing actually seen).
-POCKET_GUESS_MM = 4.0 * POCKET_RADIUS_MM
 # The striker's run counts as touching a carromman when it passes this much beyond contact:
 # a detection's error (a near miss closer than this is beyond what a camera can tell).
 TOUCH_MARGIN_MM = 2.0
@@ -124,19 +123,6 @@ SWAP_JUMP_MM = 2.0 * COIN_DIAMETER_MM
 SWAP_QUIET_S = 0.1
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
-
-
-@dataclass(frozen=True)
-class ItemEvent:
-    """One piece going into a pocket (pocket set) or off the board (pocket None)."""
-
-    item: str
-    pocket: str | None
-    frame: int
-    time_s: float
-    track_id: int
-    xy: tuple[float, float]
-    guess: bool = False  # inferred from where a lost piece was, not seen going in
 
 
 @dataclass(frozen=True)
@@ -926,8 +912,8 @@ class StrokeSegmenter:
         striker_mm = _tracks_mm(self.pieces, ("striker",))
         moved = {tid: p for tid, p in self.pieces.items() if tid in stroke.paths}
         return any(
-            not _near_any(xy, lay, COIN_RADIUS_MM)
-            and not _near_any(xy, striker_mm, STRIKER_RADIUS_MM)
+            not near_any(xy, lay, COIN_RADIUS_MM)
+            and not near_any(xy, striker_mm, STRIKER_RADIUS_MM)
             and not self._on_any_base_band(xy)
             for xy in _tracks_mm(moved, CARROMMEN, in_view=True)
         )
@@ -1262,7 +1248,7 @@ class StrokeSegmenter:
                     # and the real stroke from there was then refused as one from where the last
                     # had ended). A touched piece stays displaced; noise exceeds the margin once
                     # in a while.
-                    if not _near_any(piece.position, striker_mm, STRIKER_RADIUS_MM):
+                    if not near_any(piece.position, striker_mm, STRIKER_RADIUS_MM):
                         stroke.displaced[piece.track_id] = stroke.displaced.get(piece.track_id, 0) + 1
                         if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                             stroke.touched = True
@@ -1281,7 +1267,7 @@ class StrokeSegmenter:
         was then refused as one from where the last had ended)."""
         if piece.item == "striker" or stroke.striker_start is None or stroke.striker_start_traced:
             return False
-        return _near_any(piece.xy, stroke.striker_start[None, :], ON_THE_STRIKER_MM)
+        return near_any(piece.xy, stroke.striker_start[None, :], ON_THE_STRIKER_MM)
 
     def _swapped(self, piece: Piece, anchor: tuple[float, float], stroke: _Stroke, time_s: float) -> bool:
         """Whether a track lying at rest (or hidden there) a look ago and found far off now was
@@ -1491,8 +1477,8 @@ class StrokeSegmenter:
         watched, in_holes = _departures(drops), _departures(seen_in_holes)
         leads = [replace(e, guess=True) for e in _departures(faint_leads)]
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
-        kept, dropped, vanished, overruled = _reconcile(
-            stroke, before, after, watched, stroke.carried_vanished, in_holes, leads, counted.faint
+        kept, dropped, vanished, overruled = reconcile_departures(
+            stroke.events, before, after, watched, stroke.carried_vanished, in_holes, leads, counted.faint
         )
         after -= overruled
         unseen_overboard: dict[str, int] = {}
@@ -1522,28 +1508,28 @@ class StrokeSegmenter:
         coins_now = _tracks_mm(self.pieces, CARROMMEN, in_view=True)
 
         def went_in(event: ItemEvent) -> bool:
-            return stroke.striker_on_surface_s <= event.time_s and not _near_any(
+            return stroke.striker_on_surface_s <= event.time_s and not near_any(
                 event.xy, coins_now, COIN_RADIUS_MM
             )
 
         striker_events = [
             e
             for e in stroke.events
-            if e.item == "striker" and not e.guess and _at_its_pocket(e) and went_in(e)
+            if e.item == "striker" and not e.guess and at_its_pocket(e) and went_in(e)
         ]
         striker_back = len(_tracks_mm(self.pieces, ("striker",), in_view=True)) > 0
         if not striker_events and not striker_back:
             striker_events = [
                 e
                 for e in watched
-                if e.item == "striker" and e.pocket is not None and _at_its_pocket(e) and went_in(e)
+                if e.item == "striker" and e.pocket is not None and at_its_pocket(e) and went_in(e)
             ][-1:]
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
             # seen going into a pocket that the counts say never left was the striker, read
             # as a coin all the way (a dim striker; development video 9106).
             misread = [
-                e for e in dropped if e.pocket is not None and e.item in CARROMMEN and _at_its_pocket(e)
+                e for e in dropped if e.pocket is not None and e.item in CARROMMEN and at_its_pocket(e)
             ][-1:]
             dropped = [e for e in dropped if e not in misread]
             striker_events = [replace(e, item="striker") for e in misread]
@@ -1609,27 +1595,6 @@ def _departures(drops: list[Drop]) -> list[ItemEvent]:
     return [ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy) for d in drops]
 
 
-def _seen_within(event: ItemEvent, distance_mm: float) -> bool:
-    """Whether a pocketing was last seen within `distance_mm` of its pocket's centre (or where
-    it was is not known: a tracker without positions for pieces gone)."""
-    assert event.pocket is not None
-    if not np.all(np.isfinite(event.xy)):
-        return True
-    return float(np.linalg.norm(np.array(event.xy) - pocket_centre(event.pocket))) <= distance_mm
-
-
-def _at_its_pocket(event: ItemEvent) -> bool:
-    """Whether a departure was last seen near the pocket it is given (or went off the board;
-    or where it was is not known)."""
-    return event.pocket is None or _seen_within(event, POCKET_GUESS_MM)
-
-
-def _at_its_mouth(event: ItemEvent) -> bool:
-    """Whether a pocketing was seen at its pocket's mouth, not guessed or projected there
-    from a piece lost further off (or where it was is not known)."""
-    return event.pocket is not None and not event.guess and _seen_within(event, POCKET_CAPTURE_MM)
-
-
 def _flying_away_from(
     spot: np.ndarray, xy: tuple[float, float] | np.ndarray, velocity: tuple[float, float]
 ) -> bool:
@@ -1655,13 +1620,6 @@ def _tracks_mm(pieces: dict[int, Piece], items: Collection[str], in_view: bool =
     ).reshape(-1, 2)
 
 
-def _near_any(xy: tuple[float, float] | np.ndarray, points_mm: np.ndarray, distance_mm: float) -> bool:
-    """Whether `xy` lies within `distance_mm` of any row of `points_mm`."""
-    return (
-        bool(len(points_mm)) and float(np.linalg.norm(points_mm - np.asarray(xy), axis=1).min()) < distance_mm
-    )
-
-
 def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> bool:
     """Whether the striker's run (its sightings joined by straight lines, from where it was
     struck) came within contact of a carromman `lying` where it lay at the strike."""
@@ -1684,264 +1642,12 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
     return bool(distance.min() <= STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM)
 
 
-def _reconcile(
-    stroke: _Stroke,
-    before: Counter[str],
-    after: Counter[str],
-    watched: list[ItemEvent],
-    carried: Counter[str] | None = None,
-    in_holes: list[ItemEvent] | None = None,
-    faint_leads: list[ItemEvent] | None = None,
-    faint_in_count: Counter[str] | None = None,
-) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int], Counter[str]]:
-    """Which departures of carrommen to believe: as many per colour as the counts at rest
-    say are gone. Pocketings first: those the pocket watch saw on the detections themselves
-    (their colour is what the detector saw, whatever the tracks did), then the tracker's, then
-    pieces lost near a pocket (of these, those whose pocket was seen taking a piece two ways
-    about then come first); then a second piece of a colour lost at a pocket's mouth where one
-    was just believed, while the counts want one more; then, because colours can still be
-    confused while many pieces move at once (the break), another colour's surplus pocketing
-    relabelled; and only then overboard: pieces rarely jump off.
-
-    `carried`: of `before`, pieces gone unseen in earlier strokes and still counted (hidden, or
-    missed by the detector, or gone). Their place in the count confirms only a pocketing seen
-    at the pocket's mouth (one the detector lost at the mouth, going in at last): a piece gone
-    long ago made lost tracks projected or guessed into pockets look confirmed (development
-    videos 9125, 9133, 9132, 9102: a coin overboard or pocketed unseen at one stroke
-    "pocketed" 82 to 214 mm from the pocket strokes later). Nor, while one is carried, does a
-    second departure at a pocket a moment after one believed there (`SAME_DEPARTURE_S`):
-    a sinking piece's last look over the hole, read as another colour or matched afresh, is
-    seen going twice, and the second sighting took the carried piece's place (development
-    videos 9325, 9331, 9334: a black at a pocket's mouth that the detector never sees
-    against the hole, a white on the centre circle's print, a white pocketed unseen, each
-    "pocketed" later as a coin that went in was seen going a second time, 2 frames on).
-
-    `in_holes`: pieces the detector saw over a pocket's hole, falling in. Such a sighting
-    ranks with the watch's own (before the tracker's: a track swapped at the break carries
-    another colour's piece into a pocket, development videos 9107 and 9127), one of the same
-    colour at that pocket about then being the same piece.
-
-    `faint_leads`: pieces gone from view whose faint peak was seen further on, heading into a
-    pocket (`pocket_watch.FAINT_LEAD_MIN_MM`): believed after everything else that went into a
-    pocket, and never for another colour.
-
-    `faint_in_count`: of `after`, pieces only ever seen faintly. A carromman seen leaving into a
-    pocket (by the watch, or its track lost at the mouth) and seen in that pocket's hole
-    outweighs one of them: the count's faint piece was a gap ringed by black coins or a
-    pocket's edge read as a white (held-out videos 64008, 64011 and 64015, development data
-    since: a white's pocketing seen both ways taken back, two boards' results lost). Not
-    within a second of a pocketing believed at the same pocket: one piece is seen leaving twice
-    as it sinks (64008's break, a white dropped twice 0.3 s apart). Returned as `overruled`,
-    per colour, so the count after the stroke loses them."""
-    faint_leads = faint_leads or []
-    faint_in_count = faint_in_count or Counter()
-    carried = carried or Counter()
-    need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
-    # The striker falling into a pocket is seen over the hole as a white coin as often as not:
-    # a white sighting where the striker went in about then is the striker (development video
-    # 9128: taken for a white, it stood for the white that went into another pocket). Not where
-    # the striker's going in is only guessed (its track lost 50 mm off, projected): a guess is
-    # never its pocketing (`StrokeSegmenter._close`), and it took the hole's white away from a
-    # white seen going in there (held-out video 64008, development data since).
-    strikers_in = [
-        e for e in (*watched, *stroke.events) if e.item == "striker" and e.pocket is not None and not e.guess
-    ]
-    in_holes = [
-        h
-        for h in in_holes or []
-        if not any(s.pocket == h.pocket and abs(s.time_s - h.time_s) <= REAPPEAR_S for s in strikers_in)
-    ]
-    pockets: dict[str, list[ItemEvent]] = {}
-    offs: dict[str, list[ItemEvent]] = {}
-    tracked_of: dict[str, list[ItemEvent]] = {}
-    for item in CARROMMEN:
-        seen = [e for e in watched if e.item == item and e.pocket is not None]
-        edge = [e for e in watched if e.item == item and e.pocket is None]
-        # A departure the watch saw over the surface's edge is not also a pocketing of the
-        # tracker's (a track that lost a piece flying off past a corner projects it into the
-        # pocket there).
-        tracked = [
-            e
-            for e in stroke.events
-            if e.item == item
-            and e.pocket is not None
-            and not e.guess
-            and not any(abs(e.time_s - x.time_s) <= SAME_DEPARTURE_S for x in edge)
-        ]
-        tracked_of[item] = tracked
-        sighted = seen + _unmatched([e for e in in_holes if e.item == item], seen, item)
-        # A track lost far from the pocket it was projected into ranks after every pocketing
-        # seen at a pocket (held-out video 64007's break, development data since: a white's track
-        # lost 200 mm up the side cushion, "into" the corner, stood for the white the watch saw
-        # go into the next corner, and in the hole there, a few frames later).
-        extra = _unmatched(tracked, sighted, item)
-        near = [e for e in extra if _at_its_pocket(e)]
-        projected = [e for e in extra if not _at_its_pocket(e)]
-        # A pocketing seen two ways (its colour seen leaving into that pocket, by the watch or
-        # a track lost at the mouth, and seen over its hole, about then) ranks before one seen
-        # one way (held-out video 65019, `warm-lamp`, development data since: a white's track
-        # lost 37 mm from a corner, the white lying there still, was believed before the white
-        # the watch saw go into the next corner and in its hole, a few frames later). The
-        # watch and the tracker losing the same look at a piece are one way, not two
-        # (development video 9409).
-        going = [
-            e
-            for e in (*watched, *stroke.events)
-            if e.item == item and e.pocket is not None and _at_its_mouth(e)
-        ]
-        holes = [e for e in in_holes if e.item == item]
-        own = sorted(
-            sighted + near, key=lambda e: (not _going_seen_two_ways(e, going, holes), e.frame)
-        ) + sorted(projected, key=lambda e: e.frame)
-        guesses = [e for e in stroke.events if e.item == item and e.pocket is not None and e.guess]
-        pockets[item] = own + _unmatched(guesses, own, item)
-        pockets[item] += _unmatched(faint_leads, pockets[item], item)
-        # Overboard only when a piece was seen going: over the surface's edge, or by the
-        # tracker's own sighting. A track merely projected off the surface (lost while fast,
-        # anywhere on the board) is far likelier a coin the detector missed at rest than one
-        # that jumped the frame; its count drop stays on the board until a look finds it gone.
-        lost = [e for e in stroke.events if e.item == item and e.pocket is None and not e.guess]
-        offs[item] = lost + edge
-    # Of what is needed, what only a pocketing at the pocket may fill; those fill it first.
-    only_near = {item: min(need[item], carried[item]) for item in CARROMMEN}
-
-    kept: list[ItemEvent] = []
-
-    def fills(item: str, e: ItemEvent) -> bool:
-        """Whether `e` may stand for one more `item` gone, and if so count it."""
-        near = _at_its_mouth(e)
-        if not need[item] or not (near or need[item] > only_near[item]):
-            return False
-        if carried[item] and _at_its_pocket_about_then(e, kept, SAME_DEPARTURE_S):
-            return False
-        need[item] -= 1
-        if near and only_near[item]:
-            only_near[item] -= 1
-        return True
-
-    for item in CARROMMEN:
-        left: list[ItemEvent] = []
-        for e in pockets[item]:
-            (kept if fills(item, e) else left).append(e)
-        pockets[item] = left
-    # Two of a colour can run into one pocket a few frames apart: the counts still wanting
-    # one, a track of its own lost at that pocket's mouth about when another pocketing was
-    # believed there is the second piece, not that one seen again (held-out video 65003,
-    # `worn`, development data since: two whites into one corner 3 frames apart, one seen in
-    # the hole and each track lost at the mouth, taken for one white; the other "vanished"
-    # and the board's result was lost). Lost where no believed pocketing there was seen: the
-    # watch and a track losing one piece lose it at the same look (development video 9324: a
-    # white seen dropping into a corner and its track lost at the same spot two frames on,
-    # while the count missed a white lying elsewhere). Not while a piece gone earlier is
-    # carried: then a sinking piece's second look stands in for it (`carried`).
-    for item in CARROMMEN:
-        if not need[item] or carried[item]:
-            continue
-        for e in tracked_of[item]:
-            taken = {k.track_id for k in kept}
-            there = [k for k in kept if k.item == item and k.pocket == e.pocket]
-            if (
-                need[item]
-                and e.track_id >= 0
-                and e.track_id not in taken
-                and _at_its_mouth(e)
-                and _at_its_pocket_about_then(e, there, REAPPEAR_S)
-                and not _near_any(e.xy, np.array([k.xy for k in there]).reshape(-1, 2), COIN_RADIUS_MM)
-                and fills(item, e)
-            ):
-                kept.append(e)
-                if e in pockets[item]:
-                    pockets[item].remove(e)
-    overruled: Counter[str] = Counter()
-    going_in = [e for e in watched if e.pocket is not None] + [
-        e for e in stroke.events if e.item in CARROMMEN and _at_its_mouth(e)
-    ]
-    for item in CARROMMEN:
-        spare = min(faint_in_count[item], after[item])
-        left = []
-        for e in pockets[item]:
-            if (
-                overruled[item] < spare
-                and not need[item]
-                and not e.guess
-                and _seen_going_both_ways(e, going_in, in_holes)
-                and not _at_its_pocket_about_then(e, kept, REAPPEAR_S)
-            ):
-                kept.append(e)
-                overruled[item] += 1
-            else:
-                left.append(e)
-        pockets[item] = left
-    for item in CARROMMEN:
-        for other in CARROMMEN:
-            if other == item or need[other]:
-                continue
-            left = []
-            for e in pockets[other]:
-                # A coin seen in a hole is the colour seen: only confusions on the move are
-                # mended so.
-                if e not in in_holes and e not in faint_leads and fills(item, e):
-                    kept.append(ItemEvent(item, e.pocket, e.frame, e.time_s, e.track_id, e.xy))
-                else:
-                    left.append(e)
-            pockets[other] = left
-    for item in CARROMMEN:
-        take = offs[item][: need[item]]
-        offs[item] = offs[item][len(take) :]
-        kept.extend(take)
-        need[item] -= len(take)
-    # What was seen and not believed: the tracker's departures, and pieces seen falling (one
-    # may be the striker, read as a coin all the way: `StrokeSegmenter._close`).
-    dropped = [
-        e for item in CARROMMEN for e in (*pockets[item], *offs[item]) if e.track_id >= 0 or e in in_holes
-    ]
-    vanished = {item: n for item, n in need.items() if n > 0}
-    return kept, dropped, vanished, overruled
-
-
-def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:
-    """Whether a piece of `event`'s colour was seen leaving into its pocket (`going`: by the
-    pocket watch, or a track lost at the pocket's mouth) and over that pocket's hole, about
-    when it went in."""
-
-    return all(
-        _at_its_pocket_about_then(event, (o for o in seen if o.item == event.item), SAME_DEPARTURE_S)
-        for seen in (going, in_holes)
-    )
-
-
-def _going_seen_two_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:
-    """Whether a piece was seen going into `event`'s pocket both ways (`_seen_going_both_ways`:
-    leaving into it, by the watch or a track lost at its mouth, and over its hole) about when
-    `event` went (`REAPPEAR_S`: a sinking piece is seen leaving more than once, the first look
-    the truest time)."""
-    return any(
-        g.pocket == event.pocket
-        and abs(g.time_s - event.time_s) <= REAPPEAR_S
-        and _seen_going_both_ways(g, going, in_holes)
-        for g in going
-    )
-
-
-def _at_its_pocket_about_then(event: ItemEvent, others: Iterable[ItemEvent], within_s: float) -> bool:
-    """Whether any of `others` left by `event`'s pocket within `within_s` of it: the same
-    departure seen twice (a sinking piece's last look over the hole read as another colour, or
-    the piece matched afresh as it sank), or seen two ways."""
-    return any(o.pocket == event.pocket and abs(o.time_s - event.time_s) <= within_s for o in others)
-
-
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
     """The pocket nearest to where a piece was heading (its path over `LOOKAHEAD_S`)."""
     ahead = np.array(xy) + np.outer(np.linspace(0.0, LOOKAHEAD_S, 7), np.array(velocity))
     distance = np.linalg.norm(ahead[:, None, :] - pocket_centres()[None, :, :], axis=2).min(axis=0)
     index = int(np.argmin(distance))
     return index, float(distance[index])
-
-
-def _unmatched(candidates: list[ItemEvent], events: list[ItemEvent], item: str) -> list[ItemEvent]:
-    """Candidates of `item` that none of `events` already accounts for (the same pocket, about
-    the same time)."""
-    return [c for c in candidates if c.item == item and not _at_its_pocket_about_then(c, events, REAPPEAR_S)]
 
 
 def _pocket_of(frame: TrackFrame, track_id: int) -> str | None:
