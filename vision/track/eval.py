@@ -17,6 +17,10 @@ figures are given per video and summed, with the identity switches per board.
 Beside them, the detector's recall per class on the video's frames for pieces lying still in
 plain view (at least 90% visible), found within 12 mm with their own class: H.264 frames of
 a whole board, where a style's striker or queen can be much harder to see than on stills.
+And the striker in plain view by how fast it moves (lying still, moved by a hand, in flight,
+fast): how often it is found as the striker, taken for another piece, or missed, per video
+and per style of the generator (the recorder's losses on held-out videos come most from a
+striker read as a white coin on `phone` and `club` boards).
 """
 
 from __future__ import annotations
@@ -176,6 +180,51 @@ class VideoRecall:
         }
 
 
+# The striker's speed bands (mm/s, from its true positions one frame apart): lying still, moved
+# by a hand (slid along a base line, carried: a few hundred mm/s), in flight, fast in flight
+# (blurred over more than a striker's width per frame at 30 fps).
+STRIKER_BANDS: tuple[tuple[str, float], ...] = (
+    ("still", 15.0),
+    ("by_hand", 300.0),
+    ("in_flight", 1500.0),
+    ("fast", float("inf")),
+)
+STRIKER_READS = ("striker", "other_class", "missed")
+
+
+class StrikerOnVideo:
+    """How the detector reads the striker in plain view on video frames, by how fast it moves:
+    found within `FOUND_MM` as the striker, found there as another class only (a pale striker
+    taken for a white coin), or not found."""
+
+    def __init__(self) -> None:
+        self.counts = np.zeros((len(STRIKER_BANDS), len(STRIKER_READS)), np.int64)
+
+    def frame(self, xy: np.ndarray, speed_mm_s: float, detections: Detections) -> None:
+        band = next(i for i, (_, below) in enumerate(STRIKER_BANDS) if speed_mm_s < below)
+        near = np.linalg.norm(detections.xy_mm.reshape(-1, 2) - xy, axis=1) <= FOUND_MM
+        if not near.any():
+            read = STRIKER_READS.index("missed")
+        elif (detections.class_id[near] == CLASS_NAMES.index("striker")).any():
+            read = STRIKER_READS.index("striker")
+        else:
+            read = STRIKER_READS.index("other_class")
+        self.counts[band, read] += 1
+
+    def add(self, other: StrikerOnVideo) -> None:
+        self.counts += other.counts
+
+    def figures(self) -> dict[str, dict[str, float | int]]:
+        out: dict[str, dict[str, float | int]] = {}
+        for (band, _), row in zip(STRIKER_BANDS, self.counts, strict=True):
+            looks = int(row.sum())
+            if looks:
+                out[band] = {"looks": looks} | {
+                    read: round(float(n) / looks, 4) for read, n in zip(STRIKER_READS, row, strict=True)
+                }
+        return out
+
+
 def truth_path(video: Path) -> Path:
     named = video.with_name(video.name.replace(".mp4", ".truth.json"))
     return named if named.is_file() else video.with_name("truth.json")
@@ -188,15 +237,17 @@ def track_video(
     first: int = 0,
     last: int | None = None,
     reference: MotMetrics | None = None,
-) -> tuple[ClearMot, VideoRecall]:
+) -> tuple[ClearMot, VideoRecall, StrikerOnVideo]:
     """Detector and tracker over frames `first`..`last` of one video, scored against its truth
     (and by `reference` too, when given)."""
-    from samples.render.truth import camera_at, object_tracks
+    from samples.render.truth import camera_at, object_tracks, smear_centre
 
     arrays = object_tracks(truth)
     classes = np.array([CLASS_NAMES.index(o["class"]) for o in truth["objects"]])
     last = arrays["state"].shape[0] - 1 if last is None else last
-    tracker, mot, recall = Tracker(), ClearMot(), VideoRecall()
+    strikers = np.flatnonzero(classes == CLASS_NAMES.index("striker"))
+    fps = float(truth.get("video", {}).get("fps", 30.0))
+    tracker, mot, recall, striker = Tracker(), ClearMot(), VideoRecall(), StrikerOnVideo()
     source = open_source(video, start_frame=first)
     try:
         for frame in source:
@@ -216,9 +267,16 @@ def track_video(
                 still = np.all(xy == arrays["xy_mm"][frame.index - 1], axis=1)
                 plain = on & still & (arrays["visible"][frame.index] >= PLAIN_VIEW)
                 recall.frame(xy[plain], classes[plain], detections)
+                in_view = on & (arrays["visible"][frame.index] >= PLAIN_VIEW)
+                before = arrays["xy_mm"][frame.index - 1]
+                for k in strikers[in_view[strikers] & np.all(np.isfinite(before[strikers]), axis=1)]:
+                    # The truth is where the piece is at the end of the frame's exposure; the
+                    # detector finds the middle of its smear.
+                    speed = float(np.linalg.norm(xy[k] - before[k])) * fps
+                    striker.frame(smear_centre(before[k], xy[k]), speed, detections)
     finally:
         source.close()
-    return mot, recall
+    return mot, recall, striker
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -246,13 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
     reference = MotMetrics() if args.motmetrics else None
     per_video, totals, recall_totals = [], ClearMot(), VideoRecall()
+    striker_by_style: dict[str, StrikerOnVideo] = {}
     boards_total = 0
     for video in args.videos:
         truth = json.loads((args.truth or truth_path(video)).read_text())
         start = time.perf_counter()
         if reference is not None:
             reference.start(str(video))
-        mot, recall = track_video(video, truth, detector, first, last, reference)
+        mot, recall, striker = track_video(video, truth, detector, first, last, reference)
+        style = str(truth.get("video", {}).get("style", "unknown"))
+        striker_by_style.setdefault(style, StrikerOnVideo()).add(striker)
         boards = max(1, len(truth.get("match", {}).get("boards", [])))
         boards_total += boards
         totals.add(mot)
@@ -264,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                 "boards": boards,
                 **mot.figures(),
                 "still_recall_by_class": recall.figures(),
+                "style": style,
+                "striker_by_speed": striker.figures(),
             }
         )
     figures = {
@@ -273,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
             "boards": boards_total,
             "identity_switches_per_board": round(totals.switches / boards_total, 2),
             "still_recall_by_class": recall_totals.figures(),
+            "striker_by_speed_per_style": {
+                style: counts.figures() for style, counts in sorted(striker_by_style.items())
+            },
         },
     }
     if reference is not None:
