@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from models.detector import views as V
-from models.detector.cache import DEFAULT_CACHE, load_cached, render_cache
+from models.detector.cache import DEFAULT_CACHE, load_cached, load_video_frames, render_cache
 from models.detector.data import Scene
 from models.detector.free_size import FREE_DIMS
 from models.detector.net import COARSEST_STRIDE, WIDTHS, CentreNet, Exported
@@ -57,8 +57,11 @@ class ViewSet:
         return len(self.images)
 
 
-def build_views(seeds: list[tuple[str, int]], seed: int, cache: Path) -> ViewSet:
-    """Views of the cached training scenes: (cache kind, seed) each."""
+def build_views(
+    seeds: list[tuple[str, int]], seed: int, cache: Path, videos: list[Path] | None = None
+) -> ViewSet:
+    """Views of the cached training scenes: (cache kind, seed) each, and of frames of the
+    generator's match `videos` (models.detector.video_frames; H.264 already)."""
     rng = np.random.default_rng([seed, 3])
     views = []
     start = time.time()
@@ -70,6 +73,10 @@ def build_views(seeds: list[tuple[str, int]], seed: int, cache: Path) -> ViewSet
             views.append(V.render_view(scene, rng))
         if (i + 1) % 100 == 0 or i + 1 == len(seeds):
             print(f"views: {i + 1}/{len(seeds)} seeds, {time.time() - start:.0f} s", file=sys.stderr)
+    for video in videos or []:
+        views.extend(V.render_view(scene, rng) for scene in load_video_frames(video, cache))
+    if videos:
+        print(f"views: {len(videos)} videos, {time.time() - start:.0f} s", file=sys.stderr)
     return ViewSet(views)
 
 
@@ -244,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--warm-lamp-seeds", default="", help="extra training looks drawn in the warm-lamp style"
     )
+    parser.add_argument(
+        "--videos",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="generator match videos' folders (match.mp4, truth.json) to learn frames of too",
+    )
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--steps-per-epoch", type=int, default=150)
     parser.add_argument("--threads", type=int, default=2, help="torch threads (the machine is shared)")
@@ -264,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         [("train", s) for s in train_seeds] + [("train-warm-lamp", s) for s in warm_seeds],
         args.seed,
         args.cache,
+        args.videos,
     )
     stills = [scene for s in val_seeds for scene in load_cached("still", s, args.cache)]
     moving = [scene for s in val_seeds for scene in load_cached("moving", s, args.cache)]
@@ -278,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             "train_seeds": args.train_seeds,
             "val_seeds": args.val_seeds,
             "warm_lamp_seeds": args.warm_lamp_seeds,
+            "video_seeds": ",".join(sorted(video.name.removeprefix("seed-") for video in args.videos)),
             "seed": str(args.seed),
             "epochs": str(args.epochs),
             "steps_per_epoch": str(args.steps_per_epoch),
