@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from calibration.geometry import COIN_RADIUS_MM
 from vision.detections import BLACK, STRIKER, WHITE, Detections
-from vision.track.eval import ClearMot, MotMetrics, StrikerOnVideo, VideoRecall
+from vision.track.eval import ClearMot, MotMetrics, RecallBySpeed, VideoRecall
 from vision.tracks import TrackFrame, TrackState
 
 
@@ -31,27 +31,31 @@ def test_recall_counts_a_piece_found_only_with_its_own_class_and_near_enough() -
     assert "queen" not in figures
 
 
-def test_the_striker_is_counted_by_speed_as_found_taken_for_another_piece_or_missed() -> None:
+def test_a_piece_is_counted_by_speed_as_found_taken_for_another_piece_or_missed() -> None:
     """A pale striker read as a white coin is told from one not found at all, in the band of
-    how fast it moved."""
-    striker = StrikerOnVideo()
+    how fast it moved; each class is counted apart."""
+    by_speed = RecallBySpeed()
     at = np.array([0.0, -250.0])
     as_striker = Detections(np.array([[2.0, -250.0]]), np.array([STRIKER]), np.full(1, 0.9))
     as_white = Detections(np.array([[3.0, -252.0]]), np.array([WHITE]), np.full(1, 0.6))
     too_far = Detections(np.array([[0.0, -235.0]]), np.array([STRIKER]), np.full(1, 0.9))
-    striker.frame(at, 0.0, as_striker)  # lying still, found
-    striker.frame(at, 5.0, as_white)  # still, read as a white
-    striker.frame(at, 200.0, Detections.merge([as_white, as_striker]))  # by hand: found
-    striker.frame(at, 900.0, too_far)  # in flight, 15 mm off: missed
-    striker.frame(at, 3000.0, Detections.empty())  # fast: missed
-    figures = striker.figures()
-    assert figures["still"] == {"looks": 2, "striker": 0.5, "other_class": 0.5, "missed": 0.0}
-    assert figures["by_hand"] == {"looks": 1, "striker": 1.0, "other_class": 0.0, "missed": 0.0}
-    assert figures["in_flight"]["missed"] == 1.0 and figures["fast"]["missed"] == 1.0
-    both = StrikerOnVideo()
-    both.add(striker)
-    both.add(striker)
-    assert both.figures()["still"]["looks"] == 4
+    by_speed.frame(at, STRIKER, 0.0, as_striker)  # lying still, found
+    by_speed.frame(at, STRIKER, 5.0, as_white)  # still, read as a white
+    by_speed.frame(at, STRIKER, 200.0, Detections.merge([as_white, as_striker]))  # by hand: found
+    by_speed.frame(at, STRIKER, 900.0, too_far)  # in flight, 15 mm off: missed
+    by_speed.frame(at, STRIKER, 3000.0, Detections.empty())  # fast: missed
+    by_speed.frame(at, WHITE, 900.0, as_white)  # a white coin in flight, found
+    figures = by_speed.figures()
+    striker = figures["striker"]
+    assert striker["still"] == {"looks": 2, "found": 0.5, "other_class": 0.5, "missed": 0.0}
+    assert striker["by_hand"] == {"looks": 1, "found": 1.0, "other_class": 0.0, "missed": 0.0}
+    assert striker["in_flight"]["missed"] == 1.0 and striker["fast"]["missed"] == 1.0
+    assert figures["white"] == {"in_flight": {"looks": 1, "found": 1.0, "other_class": 0.0, "missed": 0.0}}
+    assert "black" not in figures
+    both = RecallBySpeed()
+    both.add(by_speed)
+    both.add(by_speed)
+    assert both.figures()["striker"]["still"]["looks"] == 4
 
 
 @st.composite

@@ -17,10 +17,11 @@ figures are given per video and summed, with the identity switches per board.
 Beside them, the detector's recall per class on the video's frames for pieces lying still in
 plain view (at least 90% visible), found within 12 mm with their own class: H.264 frames of
 a whole board, where a style's striker or queen can be much harder to see than on stills.
-And the striker in plain view by how fast it moves (lying still, moved by a hand, in flight,
-fast): how often it is found as the striker, taken for another piece, or missed, per video
-and per style of the generator (the recorder's losses on held-out videos come most from a
-striker read as a white coin on `phone` and `club` boards).
+And every piece in plain view by how fast it moves (lying still, moved by a hand, in flight,
+fast): how often it is found with its own class, taken for another piece, or missed, per
+video and per style of the generator (the recorder's losses on held-out videos come most from
+a striker in flight read as a white coin). `--every N` gives these for the detector alone on
+every Nth frame, without the tracking figures.
 """
 
 from __future__ import annotations
@@ -180,48 +181,49 @@ class VideoRecall:
         }
 
 
-# The striker's speed bands (mm/s, from its true positions one frame apart): lying still, moved
-# by a hand (slid along a base line, carried: a few hundred mm/s), in flight, fast in flight
-# (blurred over more than a striker's width per frame at 30 fps).
-STRIKER_BANDS: tuple[tuple[str, float], ...] = (
+# Speed bands (mm/s, from a piece's true positions one frame apart): lying still, moved by a
+# hand (the striker slid along a base line or carried: a few hundred mm/s), in flight, fast in
+# flight (blurred over more than a striker's width per frame at 30 fps).
+SPEED_BANDS: tuple[tuple[str, float], ...] = (
     ("still", 15.0),
     ("by_hand", 300.0),
     ("in_flight", 1500.0),
     ("fast", float("inf")),
 )
-STRIKER_READS = ("striker", "other_class", "missed")
+READS = ("found", "other_class", "missed")
 
 
-class StrikerOnVideo:
-    """How the detector reads the striker in plain view on video frames, by how fast it moves:
-    found within `FOUND_MM` as the striker, found there as another class only (a pale striker
-    taken for a white coin), or not found."""
+class RecallBySpeed:
+    """How the detector reads each class in plain view on video frames, by how fast the piece
+    moves: found within `FOUND_MM` with its own class, found there as another class only (a
+    pale striker taken for a white coin), or not found."""
 
     def __init__(self) -> None:
-        self.counts = np.zeros((len(STRIKER_BANDS), len(STRIKER_READS)), np.int64)
+        self.counts = np.zeros((len(CLASS_NAMES), len(SPEED_BANDS), len(READS)), np.int64)
 
-    def frame(self, xy: np.ndarray, speed_mm_s: float, detections: Detections) -> None:
-        band = next(i for i, (_, below) in enumerate(STRIKER_BANDS) if speed_mm_s < below)
+    def frame(self, xy: np.ndarray, class_id: int, speed_mm_s: float, detections: Detections) -> None:
+        band = next(i for i, (_, below) in enumerate(SPEED_BANDS) if speed_mm_s < below)
         near = np.linalg.norm(detections.xy_mm.reshape(-1, 2) - xy, axis=1) <= FOUND_MM
         if not near.any():
-            read = STRIKER_READS.index("missed")
-        elif (detections.class_id[near] == CLASS_NAMES.index("striker")).any():
-            read = STRIKER_READS.index("striker")
+            read = READS.index("missed")
+        elif (detections.class_id[near] == class_id).any():
+            read = READS.index("found")
         else:
-            read = STRIKER_READS.index("other_class")
-        self.counts[band, read] += 1
+            read = READS.index("other_class")
+        self.counts[class_id, band, read] += 1
 
-    def add(self, other: StrikerOnVideo) -> None:
+    def add(self, other: RecallBySpeed) -> None:
         self.counts += other.counts
 
-    def figures(self) -> dict[str, dict[str, float | int]]:
-        out: dict[str, dict[str, float | int]] = {}
-        for (band, _), row in zip(STRIKER_BANDS, self.counts, strict=True):
-            looks = int(row.sum())
-            if looks:
-                out[band] = {"looks": looks} | {
-                    read: round(float(n) / looks, 4) for read, n in zip(STRIKER_READS, row, strict=True)
-                }
+    def figures(self) -> dict[str, dict[str, dict[str, float | int]]]:
+        out: dict[str, dict[str, dict[str, float | int]]] = {}
+        for name, per_band in zip(CLASS_NAMES, self.counts, strict=True):
+            for (band, _), row in zip(SPEED_BANDS, per_band, strict=True):
+                looks = int(row.sum())
+                if looks:
+                    out.setdefault(name, {})[band] = {"looks": looks} | {
+                        read: round(float(n) / looks, 4) for read, n in zip(READS, row, strict=True)
+                    }
         return out
 
 
@@ -237,46 +239,48 @@ def track_video(
     first: int = 0,
     last: int | None = None,
     reference: MotMetrics | None = None,
-) -> tuple[ClearMot, VideoRecall, StrikerOnVideo]:
+    every: int = 1,
+) -> tuple[ClearMot, VideoRecall, RecallBySpeed]:
     """Detector and tracker over frames `first`..`last` of one video, scored against its truth
-    (and by `reference` too, when given)."""
+    (and by `reference` too, when given). With `every` over 1 the detector alone, on every
+    `every`-th frame (no tracking figures): a quicker look at what it finds."""
     from samples.render.truth import camera_at, object_tracks, smear_centre
 
     arrays = object_tracks(truth)
     classes = np.array([CLASS_NAMES.index(o["class"]) for o in truth["objects"]])
     last = arrays["state"].shape[0] - 1 if last is None else last
-    strikers = np.flatnonzero(classes == CLASS_NAMES.index("striker"))
     fps = float(truth.get("video", {}).get("fps", 30.0))
-    tracker, mot, recall, striker = Tracker(), ClearMot(), VideoRecall(), StrikerOnVideo()
+    tracker, mot, recall, by_speed = Tracker(), ClearMot(), VideoRecall(), RecallBySpeed()
     source = open_source(video, start_frame=first)
     try:
         for frame in source:
             if frame.index > last:
                 break
-            if frame.index < first:
+            if frame.index < first or frame.index % every:
                 continue
             calibration = Calibration.from_dict(camera_at(truth, frame.index))
             detections = detector.detect(frame, calibration)
-            tracks = tracker.update(detections, frame.index, frame.time_s)
             xy = arrays["xy_mm"][frame.index]
             on = arrays["state"][frame.index] == ON_BOARD
-            mot.frame(xy[on], np.flatnonzero(on), tracks)
-            if reference is not None:
-                reference.frame(xy[on], np.flatnonzero(on), tracks)
+            if every == 1:
+                tracks = tracker.update(detections, frame.index, frame.time_s)
+                mot.frame(xy[on], np.flatnonzero(on), tracks)
+                if reference is not None:
+                    reference.frame(xy[on], np.flatnonzero(on), tracks)
             if frame.index > 0:
                 still = np.all(xy == arrays["xy_mm"][frame.index - 1], axis=1)
                 plain = on & still & (arrays["visible"][frame.index] >= PLAIN_VIEW)
                 recall.frame(xy[plain], classes[plain], detections)
                 in_view = on & (arrays["visible"][frame.index] >= PLAIN_VIEW)
                 before = arrays["xy_mm"][frame.index - 1]
-                for k in strikers[in_view[strikers] & np.all(np.isfinite(before[strikers]), axis=1)]:
+                for k in np.flatnonzero(in_view & np.all(np.isfinite(before), axis=1)):
                     # The truth is where the piece is at the end of the frame's exposure; the
                     # detector finds the middle of its smear.
                     speed = float(np.linalg.norm(xy[k] - before[k])) * fps
-                    striker.frame(smear_centre(before[k], xy[k]), speed, detections)
+                    by_speed.frame(smear_centre(before[k], xy[k]), int(classes[k]), speed, detections)
     finally:
         source.close()
-    return mot, recall, striker
+    return mot, recall, by_speed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="an ONNX model file (default: the committed one)")
     parser.add_argument(
         "--motmetrics", action="store_true", help="count MOTA again with py-motmetrics, as a check"
+    )
+    parser.add_argument(
+        "--every", type=int, default=1, help="the detector alone on every Nth frame (no tracking figures)"
     )
     args = parser.parse_args(argv)
     import cv2
@@ -304,16 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     first, last = (int(v) for v in args.frames.split("-")) if args.frames else (0, None)
     reference = MotMetrics() if args.motmetrics else None
     per_video, totals, recall_totals = [], ClearMot(), VideoRecall()
-    striker_by_style: dict[str, StrikerOnVideo] = {}
+    by_style: dict[str, RecallBySpeed] = {}
     boards_total = 0
     for video in args.videos:
         truth = json.loads((args.truth or truth_path(video)).read_text())
         start = time.perf_counter()
         if reference is not None:
             reference.start(str(video))
-        mot, recall, striker = track_video(video, truth, detector, first, last, reference)
+        mot, recall, by_speed = track_video(video, truth, detector, first, last, reference, args.every)
         style = str(truth.get("video", {}).get("style", "unknown"))
-        striker_by_style.setdefault(style, StrikerOnVideo()).add(striker)
+        by_style.setdefault(style, RecallBySpeed()).add(by_speed)
         boards = max(1, len(truth.get("match", {}).get("boards", [])))
         boards_total += boards
         totals.add(mot)
@@ -326,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                 **mot.figures(),
                 "still_recall_by_class": recall.figures(),
                 "style": style,
-                "striker_by_speed": striker.figures(),
+                "by_speed": by_speed.figures(),
             }
         )
     figures = {
@@ -336,9 +343,7 @@ def main(argv: list[str] | None = None) -> int:
             "boards": boards_total,
             "identity_switches_per_board": round(totals.switches / boards_total, 2),
             "still_recall_by_class": recall_totals.figures(),
-            "striker_by_speed_per_style": {
-                style: counts.figures() for style, counts in sorted(striker_by_style.items())
-            },
+            "by_speed_per_style": {style: counts.figures() for style, counts in sorted(by_style.items())},
         },
     }
     if reference is not None:
