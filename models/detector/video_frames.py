@@ -26,12 +26,12 @@ import numpy as np
 
 from calibration.camera import Calibration
 from models.detector.data import Piece, Scene
+from vision.track.eval import PLAIN_VIEW, SPEED_BANDS
 
 FRAMES_PER_VIDEO = 16
-# A piece's speed (mm/s, truth one frame apart) from which it is moving, and what share of
-# its disc must show for it to count as in plain view.
-MOVING_MM_S = 15.0
-PLAIN_VIEW = 0.9
+# What counts as moving, and as in plain view, is what the tracking evaluation counts so: the
+# frames picked are those it scores the striker on.
+MOVING_MM_S = SPEED_BANDS[0][1]
 
 
 def pick_frames(
