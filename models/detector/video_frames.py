@@ -110,7 +110,7 @@ def video_scenes(directory: Path, seed: int = 0) -> list[Scene]:
                 camera_at(truth, frame.index), where=f"{directory} frame {frame.index}"
             )
             pieces = frame_pieces(arrays, classes, frame.index, fps)
-            scenes.append(Scene(video_seed, frame.bgr().copy(), calibration, pieces, "video"))
+            scenes.append(Scene(video_seed, frame.bgr(), calibration, pieces, "video"))
     finally:
         source.close()
     return scenes

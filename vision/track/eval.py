@@ -273,11 +273,13 @@ def track_video(
                 recall.frame(xy[plain], classes[plain], detections)
                 in_view = on & (arrays["visible"][frame.index] >= PLAIN_VIEW)
                 before = arrays["xy_mm"][frame.index - 1]
-                for k in np.flatnonzero(in_view & np.all(np.isfinite(before), axis=1)):
-                    # The truth is where the piece is at the end of the frame's exposure; the
-                    # detector finds the middle of its smear.
-                    speed = float(np.linalg.norm(xy[k] - before[k])) * fps
-                    by_speed.frame(smear_centre(before[k], xy[k]), int(classes[k]), speed, detections)
+                seen = np.flatnonzero(in_view & np.all(np.isfinite(before), axis=1))
+                # The truth is where a piece is at the end of the frame's exposure; the detector
+                # finds the middle of its smear.
+                centres = smear_centre(before[seen], xy[seen])
+                speeds = np.linalg.norm(xy[seen] - before[seen], axis=1) * fps
+                for k, centre, speed in zip(seen, centres, speeds, strict=True):
+                    by_speed.frame(centre, int(classes[k]), float(speed), detections)
     finally:
         source.close()
     return mot, recall, by_speed
