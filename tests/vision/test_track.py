@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration.geometry import POCKETS, pocket_centre
+from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, POCKETS, pocket_centre
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
 from vision.track import Tracker
 from vision.tracks import TrackFrame, TrackState
@@ -240,10 +240,11 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
         np.full(7, 0.2),
     )
     got = continued(found, faint, followed, 1.0 + 1 / 30)
-    # The black lying there and the queen on the centre spot, continued; a faint black where
-    # nothing lay, a white (one sinking into a hole was kept so, and faint white peaks lie still
-    # where no piece is: 9127), the striker and a faint second look at a piece found: not.
-    assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0], [1.0, 0.0]]
+    # The black lying there, the white lying at a pocket's mouth clear of its hole and the queen
+    # on the centre spot, continued; a faint black where nothing lay, a white away from the
+    # pockets (faint white peaks lie still where no piece is: 9127), the striker and a faint
+    # second look at a piece found: not.
+    assert got.xy_mm.tolist() == [[100.0, 50.0], [333.0, 302.0], [-327.0, -300.0], [1.0, 0.0]]
     assert continued(found, faint, None, 1.0) is found
     # The queen come to rest clear of a pocket's mouth is continued (development video 9173: 65
     # mm from its centre, taken into the pocket a stroke early) by a peak where she would be; at
@@ -259,13 +260,15 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
         )  # fmt: skip
         peak = Detections(spot + towards_hole_mm / np.sqrt(2.0), np.array([queen]), np.array([0.39]))
         assert (continued(found, peak, lying, 1.0 + 1 / 30) is not found) == kept
-        # Seen moving, she is not lying there: at the mouth she may be tipping in.
+        # Seen moving at the mouth, she may be tipping in: continued only by a peak half a
+        # coin's radius clear of the hole's edge (a sinking disc's visible part centres outward).
         moving = TrackFrame(
             10, 1.0, np.array([4]), np.array([queen]), spot, np.zeros((1, 2)),
             np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
         )  # fmt: skip
         if from_pocket < 50.0:
-            assert continued(found, peak, moving, 1.0 + 1 / 30) is found
+            clear = from_pocket - towards_hole_mm >= POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
+            assert (continued(found, peak, moving, 1.0 + 1 / 30) is not found) == clear
     # A black slowing to rest at a pocket's lip fades as it stops: continued where it would be
     # by now; one going by fast is blur, weighed elsewhere.
     for speed, kept in ((200.0, True), (900.0, False)):
@@ -275,6 +278,18 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
         )  # fmt: skip
         at_lip = Detections(np.array([[326.0 + speed / 30.0, 302.0]]), np.array([black]), np.array([0.2]))
         assert (continued(found, at_lip, slowing, 1.0 + 1 / 30) is not found) == kept
+    # A white or the queen slowing to rest at a corner's mouth fades as it stops (development
+    # videos 9409 and 9404: 38 and 37 mm from the centre, taken into the pocket): continued
+    # where its peak lies clear of the hole; one whose peak is over the hole's edge is sinking.
+    for item in (white, queen):
+        for from_pocket, kept in ((38.0, True), (31.0, True), (27.0, False), (15.0, False)):
+            at = 347.75 - from_pocket / np.sqrt(2.0)
+            slowing = TrackFrame(
+                10, 1.0, np.array([7]), np.array([item]), np.array([[at - 3.0, at - 3.0]]),
+                np.array([[90.0, 90.0]]), np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
+            )  # fmt: skip
+            peak = Detections(np.array([[at, at]]), np.array([item]), np.array([0.3]))
+            assert (continued(found, peak, slowing, 1.0 + 1 / 30) is not found) == kept
 
 
 def _carried_past(stale_xy: tuple[float, float]) -> tuple[Scene, list[tuple[float, float]]]:

@@ -44,6 +44,15 @@ AWAY_FROM_POCKETS_MM = POCKET_RADIUS_MM + 2.0 * COIN_RADIUS_MM
 # later ruling about her on that board went wrong.
 STILL_AT_MOUTH = (CLASS_NAMES.index("queen"),)
 STILL_AT_MOUTH_MM = 3.0
+# Any carromman slowing to rest at a pocket's mouth, while its faint peak lies clear of the
+# hole: a disc whose centre is outside the hole's edge lies on the surface and is not sinking.
+# One tipping in shows only the part still over the surface, whose middle lies outward of its
+# centre (half a disc's: 4r/3pi, 6.4 mm), so a peak counts as clear only half a coin's radius
+# past the edge. Development videos 9404 and 9409 with a detector that reads pieces at the
+# mouths a little lower: the queen and a white slowing to rest 37 and 38 mm from a corner's
+# centre, read at 0.47 to 0.55 as they stopped and faintly after, were taken into the pocket.
+SETTLING_AT_MOUTH = tuple(CLASS_NAMES.index(name) for name in ("white", "black", "queen"))
+CLEAR_OF_HOLE_MM = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
 
 
 def continued(
@@ -71,13 +80,22 @@ def continued(
         & np.isin(followed.class_id, STILL_AT_MOUTH)
         & (pocket_distance_mm(followed.xy_mm) <= AWAY_FROM_POCKETS_MM)
     )
-    if not (lying | still_at_mouth).any():
+    settling_at_mouth = (
+        np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
+        & (speed <= SLOW_MM_S)
+        & np.isin(followed.class_id, SETTLING_AT_MOUTH)
+        & (pocket_distance_mm(followed.xy_mm) <= AWAY_FROM_POCKETS_MM)
+    )
+    if not (lying | still_at_mouth | settling_at_mouth).any():
         return detections
     elapsed = max(0.0, time_s - followed.time_s)
-    where = followed.xy_mm[lying] + elapsed * followed.velocity_mm_s[lying]
-    classes = followed.class_id[lying]
+    where = followed.xy_mm + elapsed * followed.velocity_mm_s
+    same_class = faint.class_id[:, None] == followed.class_id[None, :]
     gaps = np.linalg.norm(faint.xy_mm[:, None, :] - where[None, :, :], axis=2)
-    continues = np.any((gaps <= CONTINUE_MM) & (faint.class_id[:, None] == classes[None, :]), axis=1)
+    near = (gaps <= CONTINUE_MM) & same_class
+    continues = np.any(near[:, lying], axis=1)
+    clear_of_hole = pocket_distance_mm(faint.xy_mm) >= CLEAR_OF_HOLE_MM
+    continues |= np.any(near[:, settling_at_mouth], axis=1) & clear_of_hole
     lay = followed.xy_mm[still_at_mouth]
     gaps = np.linalg.norm(faint.xy_mm[:, None, :] - lay[None, :, :], axis=2)
     same = faint.class_id[:, None] == followed.class_id[still_at_mouth][None, :]
