@@ -44,14 +44,15 @@ AWAY_FROM_POCKETS_MM = POCKET_RADIUS_MM + 2.0 * COIN_RADIUS_MM
 # later ruling about her on that board went wrong.
 STILL_AT_MOUTH = (CLASS_NAMES.index("queen"),)
 STILL_AT_MOUTH_MM = 3.0
-# Any carromman slowing to rest at a pocket's mouth, while its faint peak lies clear of the
-# hole: a disc whose centre is outside the hole's edge lies on the surface and is not sinking.
-# One tipping in shows only the part still over the surface, whose middle lies outward of its
-# centre (half a disc's: 4r/3pi, 6.4 mm), so a peak counts as clear only half a coin's radius
-# past the edge. Development videos 9404 and 9409 with a detector that reads pieces at the
-# mouths a little lower: the queen and a white slowing to rest 37 and 38 mm from a corner's
-# centre, read at 0.47 to 0.55 as they stopped and faintly after, were taken into the pocket.
-SETTLING_AT_MOUTH = tuple(CLASS_NAMES.index(name) for name in ("white", "black", "queen"))
+# A white or the queen slowing to rest at a pocket's mouth (a black is continued anywhere),
+# while its faint peak lies clear of the hole: a disc whose centre is outside the hole's edge
+# lies on the surface and is not sinking. One tipping in shows only the part still over the
+# surface, whose middle lies outward of its centre (half a disc's: 4r/3pi, 6.4 mm), so a peak
+# counts as clear only half a coin's radius past the edge. Development videos 9404 and 9409,
+# with a detector that reads pieces at the mouths a little lower: the queen and a white
+# slowing to rest 37 and 38 mm from a corner's centre, read at 0.47 to 0.55 as they stopped
+# and faintly after, were taken into the pocket.
+SETTLING_AT_MOUTH = (CLASS_NAMES.index("white"), CLASS_NAMES.index("queen"))
 CLEAR_OF_HOLE_MM = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
 
 
