@@ -65,28 +65,16 @@ def continued(
     if followed is None or not len(faint) or not len(followed.track_id):
         return detections
     speed = np.hypot(followed.velocity_mm_s[:, 0], followed.velocity_mm_s[:, 1])
-    lying = (
-        np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
-        & (speed <= SLOW_MM_S)
-        & (
-            np.isin(followed.class_id, CONTINUED)
-            | (
-                np.isin(followed.class_id, CONTINUED_AWAY)
-                & (pocket_distance_mm(followed.xy_mm) > AWAY_FROM_POCKETS_MM)
-            )
-        )
+    in_view = np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
+    slowing = in_view & (speed <= SLOW_MM_S)
+    at_mouth = pocket_distance_mm(followed.xy_mm) <= AWAY_FROM_POCKETS_MM
+    lying = slowing & (
+        np.isin(followed.class_id, CONTINUED) | (np.isin(followed.class_id, CONTINUED_AWAY) & ~at_mouth)
     )
     still_at_mouth = (
-        (followed.state == int(TrackState.AT_REST))
-        & np.isin(followed.class_id, STILL_AT_MOUTH)
-        & (pocket_distance_mm(followed.xy_mm) <= AWAY_FROM_POCKETS_MM)
+        (followed.state == int(TrackState.AT_REST)) & np.isin(followed.class_id, STILL_AT_MOUTH) & at_mouth
     )
-    settling_at_mouth = (
-        np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
-        & (speed <= SLOW_MM_S)
-        & np.isin(followed.class_id, SETTLING_AT_MOUTH)
-        & (pocket_distance_mm(followed.xy_mm) <= AWAY_FROM_POCKETS_MM)
-    )
+    settling_at_mouth = slowing & np.isin(followed.class_id, SETTLING_AT_MOUTH) & at_mouth
     if not (lying | still_at_mouth | settling_at_mouth).any():
         return detections
     elapsed = max(0.0, time_s - followed.time_s)
@@ -99,8 +87,7 @@ def continued(
     continues |= np.any(near[:, settling_at_mouth], axis=1) & clear_of_hole
     lay = followed.xy_mm[still_at_mouth]
     gaps = np.linalg.norm(faint.xy_mm[:, None, :] - lay[None, :, :], axis=2)
-    same = faint.class_id[:, None] == followed.class_id[still_at_mouth][None, :]
-    continues |= np.any((gaps <= STILL_AT_MOUTH_MM) & same, axis=1)
+    continues |= np.any((gaps <= STILL_AT_MOUTH_MM) & same_class[:, still_at_mouth], axis=1)
     if len(detections):
         to_found = np.linalg.norm(faint.xy_mm[:, None, :] - detections.xy_mm[None, :, :], axis=2)
         continues &= to_found.min(axis=1) > COIN_RADIUS_MM
