@@ -534,6 +534,34 @@ def test_a_stroke_whose_striker_is_first_seen_in_flight_is_traced_back_to_its_ba
     assert "striker_start_traced" not in strokes[0]["evidence"]
 
 
+def striker_untracked_until(frames: Iterator[TrackFrame], last: int) -> Iterator[TrackFrame]:
+    """No track of the striker at all up to `last` (never detected: a pale striker under a dim
+    lamp), then the tracker's as it is."""
+    for frame in frames:
+        if frame.frame_index <= last:
+            kept = frame.class_id != STRIKER_CLASS
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id[kept], frame.class_id[kept],
+                frame.xy_mm[kept], frame.velocity_mm_s[kept], frame.state[kept], frame.pocket[kept],
+                frame.score[kept],
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_break_whose_striker_is_first_seen_in_flight_is_recorded() -> None:
+    # Development video 9318 (`warm-lamp`): the striker never found from the start of the video
+    # until it flew into the pack, so never seen put down by the breaker.
+    board = south_then_north
+    clean = strokes_of(record(board()))
+    first, _ = clean[0]["evidence"]["frames"]
+    frames = striker_untracked_until(oracle_track_frames(board().timeline()), first)
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    assert strokes[0]["evidence"]["striker_start_traced"] is True
+    start = np.array(strokes[0]["evidence"]["striker_start_mm"])
+    assert np.linalg.norm(start - np.array(clean[0]["evidence"]["striker_start_mm"])) < 25.0
+
+
 def striker_glimpsed_from(
     frames: Iterator[TrackFrame], first: int, every: int, first_off_mm: float = 0.0
 ) -> Iterator[TrackFrame]:

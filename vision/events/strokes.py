@@ -292,7 +292,7 @@ class StrokeSegmenter:
         self._striker_rest: _Rest | None = None
         self._stroke: _Stroke | None = None
         self._end_state: dict[int, Piece] | None = None  # the board when the last stroke ended
-        self._ended_s = 0.0  # and when
+        self._ended_s = float("-inf")  # and when (none yet)
         self._end_counts: Counter[str] = Counter()
         self._end_zone: Counter[str] = Counter()  # pieces lying where dues go when it ended
         self._end_overboard: Counter[str] = Counter()
@@ -303,7 +303,12 @@ class StrokeSegmenter:
         # before it can be struck again.
         self._striker_after: tuple[int, tuple[float, float]] | None = None
         self._repositioned = True
-        self._striker_handled = False
+        # Before the first stroke the breaker has put the striker down, seen doing it or not
+        # (development video 9318, `warm-lamp`: a pale striker unseen until it flew into the
+        # break's pack; as never handled, its flight started no stroke and the break, with the
+        # black it pocketed, was lost, and every later turn of the board went to the wrong
+        # player).
+        self._striker_handled = True
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
         self._last_visible_piece: dict[int, Piece] = {}
         # When a striker was last seen, under whatever track (kept or dropped since).
