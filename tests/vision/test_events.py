@@ -539,12 +539,7 @@ def striker_untracked_until(frames: Iterator[TrackFrame], last: int) -> Iterator
     lamp), then the tracker's as it is."""
     for frame in frames:
         if frame.frame_index <= last:
-            kept = frame.class_id != STRIKER_CLASS
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id[kept], frame.class_id[kept],
-                frame.xy_mm[kept], frame.velocity_mm_s[kept], frame.state[kept], frame.pocket[kept],
-                frame.score[kept],
-            )  # fmt: skip
+            frame = frame.select(frame.class_id != STRIKER_CLASS)
         yield frame
 
 
