@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, POCKETS, pocket_centre
+from calibration.geometry import POCKET_CENTRE_OFFSET_MM, POCKETS, pocket_centre
 from vision.detections import BLACK, QUEEN, STRIKER, WHITE, Detections
 from vision.track import Tracker
 from vision.tracks import TrackFrame, TrackState
@@ -214,7 +214,7 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
     """A black lying at a pocket's mouth fades under the threshold against the dark hole
     (development video 9112, for seconds), and the queen on the centre spot fades too (9153):
     their faint peaks continue them. Nothing else does."""
-    from vision.track.faint import continued
+    from vision.track.faint import CLEAR_OF_HOLE_MM, continued
 
     black, white, striker, queen = BLACK, WHITE, STRIKER, QUEEN
     rest = int(TrackState.AT_REST)
@@ -267,7 +267,7 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
             np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
         )  # fmt: skip
         if from_pocket < 50.0:
-            clear = from_pocket - towards_hole_mm >= POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
+            clear = from_pocket - towards_hole_mm >= CLEAR_OF_HOLE_MM
             assert (continued(found, peak, moving, 1.0 + 1 / 30) is not found) == clear
     # A black slowing to rest at a pocket's lip fades as it stops: continued where it would be
     # by now; one going by fast is blur, weighed elsewhere.
@@ -283,7 +283,7 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
     # where its peak lies clear of the hole; one whose peak is over the hole's edge is sinking.
     for item in (white, queen):
         for from_pocket, kept in ((38.0, True), (31.0, True), (27.0, False), (15.0, False)):
-            at = 347.75 - from_pocket / np.sqrt(2.0)
+            at = POCKET_CENTRE_OFFSET_MM - from_pocket / np.sqrt(2.0)
             slowing = TrackFrame(
                 10, 1.0, np.array([7]), np.array([item]), np.array([[at - 3.0, at - 3.0]]),
                 np.array([[90.0, 90.0]]), np.array([int(TrackState.MOVING)]), np.full(1, -1), np.full(1, 0.9),
