@@ -1373,12 +1373,13 @@ def test_a_striker_lost_mid_board_is_not_pocketed_where_the_tracker_projects_it(
     assert stroke["pocketed"] == ["white"]
 
 
-def test_a_striker_seen_on_the_surface_after_going_in_or_last_seen_on_a_coin_was_not_pocketed() -> None:
+def test_a_striker_seen_by_its_pocket_after_going_in_or_last_seen_on_a_coin_was_not_pocketed() -> None:
     """A dim striker runs to a corner's mouth and its track is lost there, taken into the
     pocket; two looks later it is glimpsed lying 43 mm from the pocket's centre, clear of the
     hole, and then not seen again until it is lifted (development video 9151: a false striker
     pocketing, a due and the turn lost). It did not go in. Unseen after its track went, it
-    did."""
+    did; and glimpsed only far from that pocket, on the far base line, it did too: fetched out
+    and put down for the next stroke before the board settled (held-out video 68012)."""
     from calibration.geometry import POCKETS, pocket_centre
 
     start, _ = _stroke_frames(one_stroke_board())
@@ -1388,7 +1389,7 @@ def test_a_striker_seen_on_the_surface_after_going_in_or_last_seen_on_a_coin_was
     lying = hole + np.array([-30.5, 30.5])
 
     def into_the_mouth(
-        frames: Iterator[TrackFrame], glimpsed: bool = False, coin_there: int | None = None
+        frames: Iterator[TrackFrame], glimpsed: np.ndarray | None = None, coin_there: int | None = None
     ) -> Iterator[TrackFrame]:
         for frame in frames:
             striker = frame.class_id == STRIKER_CLASS
@@ -1410,10 +1411,10 @@ def test_a_striker_seen_on_the_surface_after_going_in_or_last_seen_on_a_coin_was
                 )  # fmt: skip
             elif frame.frame_index > lost:
                 frame = frame.select(~striker)
-                if glimpsed and frame.frame_index in (lost + 2, lost + 3):
+                if glimpsed is not None and frame.frame_index in (lost + 2, lost + 3):
                     frame = TrackFrame(
                         frame.frame_index, frame.time_s, np.append(frame.track_id, 999),
-                        np.append(frame.class_id, STRIKER_CLASS), np.vstack([frame.xy_mm, lying]),
+                        np.append(frame.class_id, STRIKER_CLASS), np.vstack([frame.xy_mm, glimpsed]),
                         np.vstack([frame.velocity_mm_s, (0.0, 0.0)]),
                         np.append(frame.state, int(TrackState.AT_REST)), np.append(frame.pocket, -1),
                         np.append(frame.score, 0.5),
@@ -1423,8 +1424,13 @@ def test_a_striker_seen_on_the_surface_after_going_in_or_last_seen_on_a_coin_was
     truth = list(oracle_track_frames(one_stroke_board().timeline()))
     (unseen,) = strokes_of(record(one_stroke_board(), into_the_mouth(iter(truth))))
     assert sorted(unseen["pocketed"]) == ["striker", "white"]
-    (seen,) = strokes_of(record(one_stroke_board(), into_the_mouth(iter(truth), glimpsed=True)))
+    (seen,) = strokes_of(record(one_stroke_board(), into_the_mouth(iter(truth), glimpsed=lying)))
     assert seen["pocketed"] == ["white"]
+    on_the_far_base_line = np.array([80.0, 250.0])
+    (fetched,) = strokes_of(
+        record(one_stroke_board(), into_the_mouth(iter(truth), glimpsed=on_the_far_base_line))
+    )
+    assert sorted(fetched["pocketed"]) == ["striker", "white"]
     # A carromman lying where the "striker" was last seen: that look was the coin, read as the
     # striker (discs do not overlap; development video 9189).
     at_lost = next(f for f in truth if f.frame_index == lost)

@@ -195,8 +195,9 @@ class _Stroke:
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
-    # The striker's last sighting on the surface, clear of the holes (`POCKET_MOUTH_MM`).
-    striker_on_surface_s: float = -np.inf
+    # Per pocket, the striker's last sighting on the surface near it (`POCKET_GUESS_MM` of its
+    # centre) and clear of the holes (`POCKET_MOUTH_MM`).
+    striker_near_pocket_s: dict[str, float] = field(default_factory=dict)
     # Faint carrommen seen at a strike nobody saw (`_board_moved`).
     faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
@@ -1204,9 +1205,9 @@ class StrokeSegmenter:
             stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
-                clear_of_holes = float(pocket_distance_mm(piece.position)[0]) > POCKET_MOUTH_MM
-                if on_playing_surface(piece.xy) and clear_of_holes:
-                    stroke.striker_on_surface_s = frame.time_s
+                distance = float(pocket_distance_mm(piece.position)[0])
+                if on_playing_surface(piece.xy) and POCKET_MOUTH_MM < distance <= POCKET_GUESS_MM:
+                    stroke.striker_near_pocket_s[nearest_pocket(piece.position)] = frame.time_s
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
             # a hand, or one that was not on the board at the strike (a due being put back
@@ -1504,18 +1505,21 @@ class StrokeSegmenter:
         # striker lost mid-board at the strike's speed into a pocket 130 to 210 mm away; the
         # development videos' true striker pocketings were last seen 21 to 83 mm from the
         # pocket's centre, three false ones 130 to 207 mm).
-        # And not one seen on the surface after it went in (development video 9151: a dim striker
-        # lost at a corner's mouth, its track taken into the pocket, glimpsed lying 43 mm from
-        # the pocket's centre two looks later, then unseen until it was lifted), nor one last
+        # And not one seen on the surface by that pocket after it went in (development video
+        # 9151: a dim striker lost at a corner's mouth, its track taken into the pocket,
+        # glimpsed lying 43 mm from the pocket's centre two looks later, then unseen until it
+        # was lifted); one seen far off after is the striker fetched out of the pocket and put
+        # down for the next stroke before the board settled (held-out video 68012, development
+        # data since: a pocketed striker, seen in a hand on the far base line 0.9 s later, was
+        # taken back), or one lying where it never left, in view when the stroke ends. Nor one
         # seen where a carromman lies now: discs do not overlap, so that was the coin, read as
         # the striker (development video 9189: a white at a corner's mouth read so for one look
         # at the break, 5 mm from where it lay still after, while the dim striker lay unseen).
         coins_now = _tracks_mm(self.pieces, CARROMMEN, in_view=True)
 
         def went_in(event: ItemEvent) -> bool:
-            return stroke.striker_on_surface_s <= event.time_s and not near_any(
-                event.xy, coins_now, COIN_RADIUS_MM
-            )
+            seen_there_s = stroke.striker_near_pocket_s.get(str(event.pocket), -np.inf)
+            return seen_there_s <= event.time_s and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
 
         striker_events = [
             e
