@@ -171,6 +171,34 @@ def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_
     assert sorted(detector.over_holes.class_names) == ["black", "white"]
 
 
+def test_a_piece_seen_behind_a_pockets_hole_off_the_surface_is_no_piece() -> None:
+    # Held-out video 68016 (development data since): as a white fell into a corner, the dark
+    # of the hole beside it read as a black 29 mm from the hole's centre, off the surface, and
+    # the recorder took it for a black gone overboard; on development videos the like took
+    # the place of a black pocketed elsewhere. One lying at the mouth on the surface, as far
+    # from the centre, is a piece.
+    scene = load_still(30004, layout="sparse", hands=0)
+    centre = pocket_centre("NE")
+    outward = centre / np.linalg.norm(centre)
+    bases = np.array(
+        [
+            centre + (POCKET_RADIUS_MM + 7.0) * np.array([0.0, 1.0]),  # behind, over the frame's edge
+            centre + (POCKET_RADIUS_MM + 12.0) * np.array([1.0, 0.0]),  # behind, over the side edge
+            centre - (POCKET_RADIUS_MM + 7.0) * outward,  # at the mouth, on the surface
+        ]
+    )
+    faces = Viewpoint.of(scene.calibration).base_to_face(bases)
+    detector = _ScriptedHeat()
+    detector.wanted = [
+        ("black", tuple(faces[0]), 0.6),
+        ("white", tuple(faces[1]), 0.9),
+        ("black", tuple(faces[2]), 0.9),
+    ]
+    found = detector.detect(scene.image_bgr, scene.calibration)
+    assert found.class_names == ["black"]
+    assert np.linalg.norm(found.xy_mm[0] - bases[2]) < 2.0
+
+
 def test_a_carromman_too_faint_to_be_found_is_reported_apart() -> None:
     """A tracker may continue a piece it follows with a faint peak (a black at a pocket's
     mouth against the dark hole), never start one: so the faint peaks of carrommen come

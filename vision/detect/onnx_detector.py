@@ -58,6 +58,12 @@ MERGE_DISTANCE_MM = COIN_RADIUS_MM
 # early. So a piece is taken for falling only this far inside the edge (2 mm until session
 # 19; 7 mm found no more on the 40 development videos).
 OVER_HOLE_MM = POCKET_RADIUS_MM - 5.0
+# Behind a pocket's hole, off the playing surface, no piece lies: one centred there is in
+# the air. What the network finds there is the dark of a hole a piece is falling into, beside
+# the piece (on the 160 development videos 8 pocket and overboard events were made of such
+# sightings, 23 to 33 mm from a hole's centre; 6 of them were wrong, most of them a "black"
+# behind a hole a white fell into, which took the place of the black pocketed elsewhere).
+BEHIND_HOLE_MM = POCKET_RADIUS_MM + COIN_RADIUS_MM
 # A coin overhanging a pocket's hole covers part of it, and the dark left uncovered, a
 # crescent, can read as a black coin lying just inside the hole's edge (development video
 # 9300: 0.42 to 0.46, 20 mm from the centre of a hole a white lay over, for a whole board;
@@ -367,8 +373,11 @@ class OnnxDetector:
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = viewpoint.face_to_base(faces[kept])
-        on_board = (pocket_distance_mm(bases) >= OVER_HOLE_MM) & ~_hole_crescents(
-            bases, classes[kept], score[kept]
+        behind_hole = ~on_playing_surface(bases) & (pocket_distance_mm(bases) < BEHIND_HOLE_MM)
+        on_board = (
+            (pocket_distance_mm(bases) >= OVER_HOLE_MM)
+            & ~behind_hole
+            & ~_hole_crescents(bases, classes[kept], score[kept])
         )
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
         found = self._with_mouth_blacks(found, view, viewpoint, self._look_of(image))
