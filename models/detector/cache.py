@@ -100,10 +100,10 @@ def load_cached(kind: str, seed: int, directory: Path = DEFAULT_CACHE) -> list[S
 def load_video_frames(video_dir: Path, directory: Path = DEFAULT_CACHE) -> list[Scene]:
     """The training frames of one generator match video (models.detector.video_frames), kept
     under its seed once picked and decoded."""
-    from models.detector.video_frames import video_scenes
+    from models.detector.video_frames import CACHE_KIND, video_scenes
 
     seed = int(json.loads((video_dir / "truth.json").read_text())["video"]["seed"])
-    path = _path(directory, "video", seed)
+    path = _path(directory, CACHE_KIND, seed)
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".part.npz")

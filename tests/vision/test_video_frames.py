@@ -36,6 +36,23 @@ def test_half_the_frames_picked_show_the_striker_moving_in_plain_view() -> None:
     assert 0 not in picked  # no frame before it to tell its speed by
 
 
+def test_frames_of_fast_carrommen_are_picked_besides_and_leave_the_others_as_they_were() -> None:
+    arrays = _arrays(300, 3)
+    arrays["xy_mm"][200:, 1, 0] = 20.0 * np.arange(100)  # the striker slides at 600 mm/s
+    # A coin (piece 2) flies at 2.4 m/s over frames 250-259, then lies still.
+    arrays["xy_mm"][250:260, 2, 1] = 80.0 * np.arange(1, 11)
+    arrays["xy_mm"][260:, 2, 1] = 800.0
+    without = vf.pick_frames(arrays, 1, 30.0, np.random.default_rng(0))
+    picked = vf.pick_frames(arrays, 1, 30.0, np.random.default_rng(0), carrommen=[0, 2])
+    assert set(without) <= set(picked)
+    fast = [f for f in picked if f not in without]
+    assert fast and all(250 <= f <= 259 for f in fast)
+    assert len(fast) == min(vf.FAST_FRAMES_PER_VIDEO, 10 - len(set(without) & set(range(250, 260))))
+    # A coin only under a hand when it moves fast (not in plain view) gives no such frame.
+    arrays["visible"][250:260, 2] = 0.5
+    assert vf.pick_frames(arrays, 1, 30.0, np.random.default_rng(0), carrommen=[0, 2]) == without
+
+
 def test_a_moving_piece_is_taken_at_the_middle_of_its_smear_and_a_falling_one_is_left_open() -> None:
     # The truth is the last of a frame's four exposure samples: the smear's middle lies 1.5
     # samples (0.375 of a frame's travel) back from it.
@@ -58,7 +75,7 @@ def test_the_frames_of_a_match_video_come_with_the_truth_of_their_own_frame(tmp_
     shutil.copy(SAMPLE / "sample-board.mp4", tmp_path / "match.mp4")
     shutil.copy(SAMPLE / "sample-board.truth.json", tmp_path / "truth.json")
     scenes = vf.video_scenes(tmp_path)
-    assert len(scenes) == vf.FRAMES_PER_VIDEO
+    assert vf.FRAMES_PER_VIDEO < len(scenes) <= vf.FRAMES_PER_VIDEO + vf.FAST_FRAMES_PER_VIDEO
     assert all(s.image_bgr.shape == (720, 1280, 3) for s in scenes)
     moving = [s for s in scenes if any(p.name == "striker" and p.moving for p in s.pieces)]
     assert len(moving) >= vf.FRAMES_PER_VIDEO // 2
