@@ -69,7 +69,7 @@ def pick_frames(
         (moving, FRAMES_PER_VIDEO // 2),
         (lying, FRAMES_PER_VIDEO // 4),
         (anywhere, FRAMES_PER_VIDEO // 4),
-        (fast, FAST_FRAMES_PER_VIDEO if columns else 0),
+        (fast, FAST_FRAMES_PER_VIDEO),
     ):
         free = np.setdiff1d(pool, np.array(sorted(chosen), dtype=np.int64))
         chosen.update(int(f) for f in rng.choice(free, size=min(want, len(free)), replace=False))

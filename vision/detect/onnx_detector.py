@@ -373,11 +373,10 @@ class OnnxDetector:
         if not self.for_tracking:
             kept = kept[~_rimless(view, faces[kept], classes[kept], score[kept])]
         bases = viewpoint.face_to_base(faces[kept])
-        behind_hole = ~on_playing_surface(bases) & (pocket_distance_mm(bases) < BEHIND_HOLE_MM)
+        to_hole = pocket_distance_mm(bases)
+        behind_hole = ~on_playing_surface(bases) & (to_hole < BEHIND_HOLE_MM)
         on_board = (
-            (pocket_distance_mm(bases) >= OVER_HOLE_MM)
-            & ~behind_hole
-            & ~_hole_crescents(bases, classes[kept], score[kept])
+            (to_hole >= OVER_HOLE_MM) & ~behind_hole & ~_hole_crescents(bases, classes[kept], score[kept])
         )
         found = Detections(bases[on_board], classes[kept][on_board], score[kept][on_board])
         found = self._with_mouth_blacks(found, view, viewpoint, self._look_of(image))
