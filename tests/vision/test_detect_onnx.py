@@ -7,6 +7,7 @@ import pytest
 
 from calibration.camera import board_to_rectified
 from calibration.geometry import POCKET_RADIUS_MM, base_circle_centres, pocket_centre
+from models.detector.data import Scene
 from models.detector.scenes import load_moving, load_still
 from vision.detect import load_default_detector
 from vision.detect.eval import Result, report, score_scene
@@ -94,6 +95,19 @@ class _ScriptedHeat(OnnxDetector):
         return heat, offsets
 
 
+def _seen_lying_at(
+    scene: Scene, pieces: list[tuple[str, np.ndarray, float]]
+) -> tuple[_ScriptedHeat, Detections]:
+    """A scripted detector whose heat peaks at the top faces of pieces lying at the given
+    bases (class, board mm, score), and what it finds in `scene`."""
+    faces = Viewpoint.of(scene.calibration).base_to_face(np.array([base for _, base, _ in pieces]))
+    detector = _ScriptedHeat()
+    detector.wanted = [
+        (name, tuple(face), score) for (name, _, score), face in zip(pieces, faces, strict=True)
+    ]
+    return detector, detector.detect(scene.image_bgr, scene.calibration)
+
+
 def test_a_printed_base_circle_taken_for_a_coin_is_dropped_but_a_striker_on_one_is_kept() -> None:
     scene = load_still(30004, layout="sparse", hands=0)
     circles = np.concatenate([base_circle_centres(seat) for seat in ("S", "N")])
@@ -156,14 +170,9 @@ def test_a_piece_lying_just_short_of_a_pockets_hole_is_found_and_one_over_it_is_
             other - other / np.linalg.norm(other) * 10.0,
         ]
     )
-    faces = Viewpoint.of(scene.calibration).base_to_face(bases)
-    detector = _ScriptedHeat()
-    detector.wanted = [
-        ("black", tuple(faces[0]), 0.9),
-        ("white", tuple(faces[1]), 0.9),
-        ("black", tuple(faces[2]), 0.65),
-    ]
-    found = detector.detect(scene.image_bgr, scene.calibration)
+    detector, found = _seen_lying_at(
+        scene, [("black", bases[0], 0.9), ("white", bases[1], 0.9), ("black", bases[2], 0.65)]
+    )
     assert found.class_names == ["black"]
     assert np.linalg.norm(found.xy_mm[0] - bases[0]) < 2.0
     # What lies over the holes is reported apart, for the recorder to weigh (a white there is
@@ -187,14 +196,9 @@ def test_a_piece_seen_behind_a_pockets_hole_off_the_surface_is_no_piece() -> Non
             centre - (POCKET_RADIUS_MM + 7.0) * outward,  # at the mouth, on the surface
         ]
     )
-    faces = Viewpoint.of(scene.calibration).base_to_face(bases)
-    detector = _ScriptedHeat()
-    detector.wanted = [
-        ("black", tuple(faces[0]), 0.6),
-        ("white", tuple(faces[1]), 0.9),
-        ("black", tuple(faces[2]), 0.9),
-    ]
-    found = detector.detect(scene.image_bgr, scene.calibration)
+    _, found = _seen_lying_at(
+        scene, [("black", bases[0], 0.6), ("white", bases[1], 0.9), ("black", bases[2], 0.9)]
+    )
     assert found.class_names == ["black"]
     assert np.linalg.norm(found.xy_mm[0] - bases[2]) < 2.0
 
