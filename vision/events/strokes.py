@@ -28,10 +28,12 @@ from calibration.geometry import (
     BASE_CIRCLE_ALONG_MM,
     BASE_CIRCLE_RADIUS_MM,
     COIN_DIAMETER_MM,
+    COIN_MASS_G,
     COIN_RADIUS_MM,
     OUTER_CIRCLE_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
+    STRIKER_MASS_G,
     STRIKER_RADIUS_MM,
     board_to_seat,
     nearest_pocket,
@@ -123,6 +125,9 @@ SWAP_JUMP_MM = 2.0 * COIN_DIAMETER_MM
 SWAP_QUIET_S = 0.1
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
+# A coin struck head-on by the striker leaves at most 2 m_s / (m_s + m_c) times as fast as the
+# striker came (an elastic collision; a glancing one gives it less).
+STRUCK_COIN_SPEEDUP = 2.0 * STRIKER_MASS_G / (STRIKER_MASS_G + COIN_MASS_G)
 
 
 @dataclass(frozen=True)
@@ -198,6 +203,13 @@ class _Stroke:
     # Per pocket, the striker's last sighting on the surface near it (`POCKET_GUESS_MM` of its
     # centre) and clear of the holes (`POCKET_MOUTH_MM`).
     striker_near_pocket_s: dict[str, float] = field(default_factory=dict)
+    # When the strike itself is dated later than the rest the stroke is counted from (frame,
+    # time), the striker being unseen between (`_carromman_struck`): the record's start.
+    struck_at: tuple[int, float] | None = None
+    # Where the striker lies since when (`_note_striker_rest`), and the first spot it lay still
+    # at long enough to have come to rest there.
+    striker_lay: tuple[tuple[float, float], float] | None = None
+    striker_rested_at: tuple[float, float] | None = None
     # Faint carrommen seen at a strike nobody saw (`_board_moved`).
     faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
@@ -511,7 +523,12 @@ class StrokeSegmenter:
         # video 9191: a dim striker seen once where it was aimed, read at 650 mm/s, and next
         # seen flying off that spot). Taken for a rest, but only a flight away from it on its
         # line starts a stroke from it (`_unseen_strike`).
-        glimpsed = after_gap and not slow and self._struck_from_xy(fastest.position) is not None
+        glimpsed = (
+            after_gap
+            and not slow
+            and self._struck_from_xy(fastest.position) is not None
+            and not self._carried_here(fastest)
+        )
         # Since when it has lain at the spot where it was last seen still.
         since_s = (
             rest.since_s
@@ -607,6 +624,24 @@ class StrokeSegmenter:
             if float(np.linalg.norm(ahead - striker.position)) <= STRIKER_RADIUS_MM + COIN_RADIUS_MM:
                 return True
         return False
+
+    def _carried_here(self, striker: Piece) -> bool:
+        """Whether the striker was seen a blur's gap ago under another track, moving at a
+        hand's carrying speed, too far off to have lain here since: a first look at it on a
+        base band is the carry going on, not a rest (development video 68009: fetched from a
+        corner at 600 mm/s, lost for 5 frames, found 140 mm on crossing the south base band
+        at 1.4 m/s and carried on to the north one; taken for a stroke from the south, it
+        swallowed the queen's stroke struck from where it was put down)."""
+        cfg = self.config
+        return any(
+            tid != striker.track_id
+            and seen.item == "striker"
+            and seen.state == int(TrackState.MOVING)
+            and seen.speed_mm_s >= CARRYING_SPEED_MM_S
+            and 0.0 < striker.time_s - seen.time_s <= cfg.strike_blur_s
+            and float(np.linalg.norm(seen.position - striker.position)) >= cfg.strike_confirm_mm
+            for tid, seen in self._last_visible_piece.items()
+        )
 
     def _seen_now(self, track_id: int) -> bool:
         piece = self.pieces.get(track_id)
@@ -777,19 +812,43 @@ class StrokeSegmenter:
         # being slid into place under a hand (development video 9130): struck, a piece leaves
         # them (as the striker's own strike test asks, `_confirm_or_cancel`).
         seat = self._struck_from(rest)
-        struck = any(
-            p.item in CARROMMEN
+        struck = [
+            tid
+            for tid, p in self.pieces.items()
+            if p.item in CARROMMEN
             and p.state == int(TrackState.MOVING)
             and p.speed_mm_s >= cfg.strike_speed_mm_s
             and tid in rest.snapshot
             and self._fast_last_look(tid)
             and not (seat is not None and self._on_base_band(seat, p.position))
-            for tid, p in self.pieces.items()
-        )
+        ]
         if not struck:
             return False
         self._start_from_rest(rest, rest.track_id, frame, moved=True)
+        self._date_strike(rest, [self._previous[tid] for tid in struck])
         return True
+
+    def _date_strike(self, rest: _Rest, flying: list[Piece]) -> None:
+        """Date the stroke just begun from `rest` by the first look at what it sent `flying`,
+        when the striker went unseen since it was positioned (under the aiming hand, then
+        blurred out): the strike came a flight's time before that, not when the striker was
+        last seen, up to the whole strike window earlier (development video 68011: positioned,
+        hidden under the hand for 0.8 s, struck; dated from the rest, 22 frames early, the
+        stroke matched no true one). The flight is the longest one the coin's speed allows:
+        a struck coin leaves at most `STRUCK_COIN_SPEEDUP` times as fast as the striker came,
+        and a stroke's record should open before its strike, not after."""
+        if self._striker_seen_s > rest.time_s or not flying or self._stroke is None:
+            return
+        first = min(flying, key=lambda p: p.time_s)
+        if first.speed_mm_s <= 0.0 or first.time_s <= rest.time_s:
+            return
+        flight_s = STRUCK_COIN_SPEEDUP * float(np.linalg.norm(first.position - rest.xy)) / first.speed_mm_s
+        struck_s = first.time_s - flight_s
+        if struck_s <= rest.time_s:
+            return
+        # Frames between two looks are evenly spaced in time.
+        share = (struck_s - rest.time_s) / (first.time_s - rest.time_s)
+        self._stroke.struck_at = (rest.frame + int(share * (first.frame - rest.frame)), struck_s)
 
     def _stranger_struck(self, rest: _Rest, frame: TrackFrame) -> bool:
         """A piece no track knew at the strike's moment flies at a strike's speed straight
@@ -814,6 +873,7 @@ class StrokeSegmenter:
             # Its line of flight passes the striker's spot, and it is heading away from it.
             if _flying_away_from(rest.xy, p.position, p.velocity):
                 self._start_from_rest(rest, rest.track_id, frame, moved=False)
+                self._date_strike(rest, [self._previous.get(tid, p)])
                 return True
         return False
 
@@ -1208,6 +1268,7 @@ class StrokeSegmenter:
                 distance = float(pocket_distance_mm(piece.position)[0])
                 if on_playing_surface(piece.xy) and POCKET_MOUTH_MM < distance <= POCKET_GUESS_MM:
                     stroke.striker_near_pocket_s[nearest_pocket(piece.position)] = frame.time_s
+                self._note_striker_rest(stroke, piece)
             # Motion is displacement beyond the jitter of a piece at rest, or a clear speed:
             # trackers report small speeds from detection noise that never die out. A piece in
             # a hand, or one that was not on the board at the strike (a due being put back
@@ -1259,6 +1320,43 @@ class StrokeSegmenter:
                         if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
+
+    def _note_striker_rest(self, stroke: _Stroke, piece: Piece) -> None:
+        """Note where the striker first came to rest during the stroke, away from where it was
+        struck from (`_put_down_since_rest`)."""
+        cfg = self.config
+        lay = stroke.striker_lay
+        if lay is None or float(np.hypot(piece.xy[0] - lay[0][0], piece.xy[1] - lay[0][1])) > cfg.still_mm:
+            stroke.striker_lay = (piece.xy, piece.time_s)
+        elif (
+            stroke.striker_rested_at is None
+            and piece.time_s - lay[1] >= cfg.settle_s - TIME_EPSILON_S
+            and lay[1] > stroke.start_time_s
+            and (
+                stroke.striker_start is None
+                or float(np.linalg.norm(np.asarray(lay[0]) - stroke.striker_start)) > cfg.strike_confirm_mm
+            )
+        ):
+            stroke.striker_rested_at = lay[0]
+
+    def _put_down_since_rest(self, stroke: _Stroke) -> bool:
+        """Whether the striker, come to rest during the stroke, lies now on the base band of a
+        seat a player sits at, away from that spot: a hand has carried it there for the next
+        stroke, which may be struck from there at once (development videos 69002 and 66003,
+        both `phone`: the board's jitter kept the stroke open until the next player had
+        fetched the striker from a corner and put it down on the base line; the stroke closed
+        with it lying there, and the strike from there was refused as one from where the last
+        stroke had left the striker)."""
+        rested = stroke.striker_rested_at
+        if rested is None:
+            return False
+        return any(
+            p.item == "striker"
+            and p.state == int(TrackState.AT_REST)
+            and self._on_any_base_band(p.position)
+            and float(np.hypot(p.xy[0] - rested[0], p.xy[1] - rested[1])) > self.config.reposition_mm
+            for p in self.pieces.values()
+        )
 
     @staticmethod
     def _on_striker_start(stroke: _Stroke, piece: Piece) -> bool:
@@ -1411,20 +1509,28 @@ class StrokeSegmenter:
         most: it never left, and what flew was a false striker its track jumped to and was lost
         at (development video 64013, `club`: a jump of 95 mm to the cushion, lost there, made a
         stroke "in flight" while the striker lay where it was aimed, and that stroke swallowed
-        the real one)."""
+        the real one).
+
+        Lying over the spot it was struck from (within its own radius: a hand may still be
+        setting it there), and whatever "touched" a coin left the board as it was
+        (`_board_moved`): development video 9413 (`phone`): its track jumped 100 mm from a
+        striker still being put down onto a white lying at the cushion, read 4 mm off its
+        spot meanwhile ("touched"); the striker was seen again 16 mm from that spot and struck
+        from there a second later, a stroke refused as one from where the last had ended."""
         if (
             stroke.striker_start is None
-            or stroke.touched
             or stroke.striker_moving_frames > 1
             or any(e.item in CARROMMEN for e in stroke.events)
         ):
+            return False
+        if stroke.touched and (self._end_state is None or self._board_moved(stroke)):
             return False
         return any(
             p.item == "striker"
             and p.track_id != stroke.striker_id
             and p.state == int(TrackState.AT_REST)
             and p.time_s > stroke.start_time_s
-            and float(np.linalg.norm(p.position - stroke.striker_start)) <= self.config.still_mm * 3
+            and float(np.linalg.norm(p.position - stroke.striker_start)) <= STRIKER_RADIUS_MM
             for p in self.pieces.values()
         )
 
@@ -1563,7 +1669,7 @@ class StrokeSegmenter:
         self._striker_rest = None
         strikers = [p for p in self.pieces.values() if p.item == "striker" and p.on_board]
         self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
-        self._repositioned = self._striker_after is None
+        self._repositioned = self._striker_after is None or self._put_down_since_rest(stroke)
         self._striker_handled = False
         self._end_state = dict(self.pieces)
         self._ended_s = time_s
@@ -1572,11 +1678,12 @@ class StrokeSegmenter:
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
         self._end_vanished = Counter(vanished)
         self._end_unseen_overboard = Counter(unseen_overboard)
+        start_frame, start_time_s = stroke.struck_at or (stroke.start_frame, stroke.start_time_s)
         return StrokeRecord(
             seat=stroke.seat,
-            start_frame=stroke.start_frame,
+            start_frame=start_frame,
             end_frame=frame_index,
-            start_time_s=stroke.start_time_s,
+            start_time_s=start_time_s,
             end_time_s=time_s,
             striker_start_xy=None
             if stroke.striker_start is None
