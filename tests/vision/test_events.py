@@ -2524,6 +2524,24 @@ def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> No
         Counter(white=1),
     )
     assert kept == [first] and not overruled
+    # The queen seen going into the same pocket 3 frames after the white, both seen both ways
+    # (held-out video 69007, development data since): another piece, and the white still
+    # outweighs a faint "white" in the count.
+    white = ItemEvent("white", "SE", 4212, 140.4, -1, (335.0, -330.0))
+    white_hole = ItemEvent("white", "SE", 4212, 140.4, -1, (340.0, -338.0))
+    queen = ItemEvent("queen", "SE", 4215, 140.5, -1, (343.8, -317.7))
+    queen_hole = ItemEvent("queen", "SE", 4215, 140.5, -1, (341.0, -337.0))
+    kept, _, _, overruled = reconcile_departures(
+        [],
+        Counter(white=1, black=4, queen=1),
+        Counter(white=1, black=4),
+        [white, queen],
+        None,
+        [white_hole, queen_hole],
+        None,
+        Counter(white=1),
+    )
+    assert sorted(e.item for e in kept) == ["queen", "white"] and overruled == Counter(white=1)
 
 
 def test_a_track_projected_from_far_off_gives_way_to_a_pocketing_seen_at_a_pocket() -> None:
@@ -2715,3 +2733,27 @@ def test_a_striker_put_down_on_the_next_line_before_a_jittery_board_settled_may_
     frames = jittering(oracle_track_frames(m.timeline()), (0.0, 0.0), rested - 30, arrived + 4)
     strokes = strokes_of(record(board()[0], frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def test_a_striker_last_seen_flying_at_a_pocket_and_seen_sinking_as_a_coin_was_pocketed() -> None:
+    """The striker is last seen 177 mm out, flying straight at the north-west pocket at
+    2.35 m/s (too far off for its loss alone to be a pocketing); 2 frames later "a white" the
+    counts never lost is seen dropping 23 mm from the hole's centre: the striker, read as a
+    coin as it sank (held-out video 69015, development data since). Not a white seen there
+    half a second later, at another pocket, or one the counts did lose."""
+    from vision.events.departures import ItemEvent
+    from vision.events.strokes import StrokeSegmenter, _Stroke
+
+    stroke = _Stroke(0, 0.0, 24, np.array([138.0, -251.0]), "S", {})
+    flying = ItemEvent("striker", "NW", 3701, 123.367, 24, (-238.9, 207.8))
+    stroke.events = [flying]
+    watched_flying = replace(flying, frame=3699, time_s=123.3, track_id=-1)
+    sinking = ItemEvent("white", "NW", 3701, 123.367, -1, (-334.3, 329.0))
+
+    def sunk(white: ItemEvent, kept: list[ItemEvent]) -> list[ItemEvent]:
+        return StrokeSegmenter._striker_sunk_as_a_coin(stroke, [watched_flying, white], kept, lambda e: True)
+
+    assert sunk(sinking, []) == [replace(sinking, item="striker")]
+    assert sunk(replace(sinking, frame=3716, time_s=123.867), []) == []
+    assert sunk(replace(sinking, pocket="NE", xy=(334.3, 329.0)), []) == []
+    assert sunk(sinking, [sinking]) == []

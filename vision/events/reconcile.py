@@ -73,9 +73,12 @@ def reconcile_departures(
     outweighs one of them: the count's faint piece was a gap ringed by black coins or a
     pocket's edge read as a white (held-out videos 64008, 64011 and 64015, development data
     since: a white's pocketing seen both ways taken back, two boards' results lost). Not
-    within a second of a pocketing believed at the same pocket: one piece is seen leaving twice
-    as it sinks (64008's break, a white dropped twice 0.3 s apart). Returned as `overruled`,
-    per colour, so the count after the stroke loses them."""
+    within a second of a pocketing of its colour believed at the same pocket: one piece is seen
+    leaving twice as it sinks (64008's break, a white dropped twice 0.3 s apart); another
+    colour's is another piece (held-out video 69007, development data since: a white and the
+    queen seen going into one pocket 3 frames apart, and two faint "whites" on the frame's
+    wood; the white was taken back for the queen's sake, and the board's result lost).
+    Returned as `overruled`, per colour, so the count after the stroke loses them."""
     faint_leads = faint_leads or []
     faint_in_count = faint_in_count or Counter()
     carried = carried or Counter()
@@ -210,7 +213,7 @@ def reconcile_departures(
                 and not need[item]
                 and not e.guess
                 and _seen_going_both_ways(e, going_in, in_holes)
-                and not at_its_pocket_about_then(e, kept, REAPPEAR_S)
+                and not at_its_pocket_about_then(e, (k for k in kept if k.item == item), REAPPEAR_S)
             ):
                 kept.append(e)
                 overruled[item] += 1

@@ -56,7 +56,9 @@ from vision.events.config import EventConfig
 from vision.events.departures import (
     POCKET_CAPTURE_MM,
     POCKET_GUESS_MM,
+    SAME_DEPARTURE_S,
     ItemEvent,
+    at_its_mouth,
     at_its_pocket,
     near_any,
 )
@@ -1321,6 +1323,37 @@ class StrokeSegmenter:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
 
+    @staticmethod
+    def _striker_sunk_as_a_coin(
+        stroke: _Stroke,
+        watched: list[ItemEvent],
+        kept: list[ItemEvent],
+        went_in: Callable[[ItemEvent], bool],
+    ) -> list[ItemEvent]:
+        """The striker last seen flying at a pocket, too far off for its loss there to count
+        (`at_its_pocket`), and a carromman the counts say never left seen dropping at that
+        pocket's mouth a moment later: that was the striker, read as a coin as it sank
+        (held-out video 69015, development data since: last seen 177 mm out at 2.35 m/s,
+        straight at the hole, then "a white" 23 mm from its centre 2 frames later). The
+        pocketing is dated and placed by that sighting."""
+        flying_at = [
+            e
+            for e in (*stroke.events, *watched)
+            if e.item == "striker" and e.pocket is not None and not e.guess and went_in(e)
+        ]
+        sunk = [
+            e
+            for e in watched
+            if e.item in CARROMMEN
+            and e not in kept
+            and at_its_mouth(e)
+            and any(
+                f.pocket == e.pocket and -SAME_DEPARTURE_S <= e.time_s - f.time_s <= SAME_DEPARTURE_S
+                for f in flying_at
+            )
+        ]
+        return [replace(e, item="striker") for e in sunk[:1]]
+
     def _note_striker_rest(self, stroke: _Stroke, piece: Piece) -> None:
         """Note where the striker first came to rest during the stroke, away from where it was
         struck from (`_put_down_since_rest`)."""
@@ -1639,6 +1672,8 @@ class StrokeSegmenter:
                 for e in watched
                 if e.item == "striker" and e.pocket is not None and at_its_pocket(e) and went_in(e)
             ][-1:]
+        if not striker_events and not striker_back:
+            striker_events = self._striker_sunk_as_a_coin(stroke, watched, kept, went_in)
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
             # seen going into a pocket that the counts say never left was the striker, read
