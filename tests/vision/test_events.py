@@ -1089,6 +1089,21 @@ def joined(frame: TrackFrame, more: TrackFrame) -> TrackFrame:
     )  # fmt: skip
 
 
+def striker_under_track(
+    frame: TrackFrame, track_id: int, off_mm: tuple[float, float] = (0.0, 0.0)
+) -> TrackFrame:
+    """The frame with the striker under track `track_id` (found again under a new one), read
+    `off_mm` off where it is."""
+    striker = frame.class_id == STRIKER_CLASS
+    ids, xy = frame.track_id.copy(), frame.xy_mm.copy()
+    ids[striker] = track_id
+    xy[striker] += off_mm
+    return TrackFrame(
+        frame.frame_index, frame.time_s, ids, frame.class_id, xy, frame.velocity_mm_s,
+        frame.state, frame.pocket, frame.score,
+    )  # fmt: skip
+
+
 def striker_taken_for_a_coin_between(
     frames: Iterator[TrackFrame], first: int, last: int, rest_xy: np.ndarray
 ) -> Iterator[TrackFrame]:
@@ -1979,12 +1994,7 @@ def test_a_striker_seen_lying_where_it_was_aimed_after_its_track_jumped_away_and
                     frame.velocity_mm_s, state, frame.pocket, frame.score,
                 )  # fmt: skip
             elif frame.frame_index > jump + 3:
-                ids = frame.track_id.copy()
-                ids[striker(frame)] = 50_000
-                frame = TrackFrame(
-                    frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm,
-                    frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-                )  # fmt: skip
+                frame = striker_under_track(frame, 50_000)
             yield frame
 
     frames = taken_over_for_a_look(
@@ -2665,23 +2675,9 @@ def test_a_striker_track_jumping_off_while_the_striker_is_set_down_beside_its_sp
                     false.xy_mm + (0.0, 95.0), np.zeros_like(false.velocity_mm_s), false.state,
                     false.pocket, false.score,
                 )  # fmt: skip
-                xy, ids = frame.xy_mm.copy(), frame.track_id.copy()
-                xy[striker(frame)] += (16.0, 0.0)
-                ids[striker(frame)] = 50_000
-                frame = joined(
-                    TrackFrame(
-                        frame.frame_index, frame.time_s, ids, frame.class_id, xy,
-                        frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-                    ),
-                    false,
-                )  # fmt: skip
+                frame = joined(striker_under_track(frame, 50_000, (16.0, 0.0)), false)
             elif frame.frame_index >= first:
-                ids = frame.track_id.copy()
-                ids[striker(frame)] = 50_000
-                frame = TrackFrame(
-                    frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm,
-                    frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-                )  # fmt: skip
+                frame = striker_under_track(frame, 50_000)
             yield frame
 
     frames = taken_over_for_a_look(
