@@ -852,10 +852,7 @@ def moved_from(
         if at and np.any(frame.track_id == track):
             xy = frame.xy_mm.copy()
             xy[frame.track_id == track] = at[-1]
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
-                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, xy_mm=xy)
         yield frame
 
 
@@ -1098,10 +1095,7 @@ def striker_under_track(
     ids, xy = frame.track_id.copy(), frame.xy_mm.copy()
     ids[striker] = track_id
     xy[striker] += off_mm
-    return TrackFrame(
-        frame.frame_index, frame.time_s, ids, frame.class_id, xy, frame.velocity_mm_s,
-        frame.state, frame.pocket, frame.score,
-    )  # fmt: skip
+    return replace(frame, track_id=ids, xy_mm=xy)
 
 
 def striker_taken_for_a_coin_between(
@@ -2640,10 +2634,7 @@ def coin_read_off_its_spot(
             k = int(np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1)))
             xy = frame.xy_mm.copy()
             xy[k] += off_mm
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
-                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, xy_mm=xy)
         yield frame
 
 
@@ -2704,10 +2695,7 @@ def jittering(
             xy[k] += (6.0, 0.0)
             velocity[k] = (180.0, 0.0)
             state[k] = int(TrackState.MOVING)
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
-                velocity, state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, xy_mm=xy, velocity_mm_s=velocity, state=state)
         yield frame
 
 
