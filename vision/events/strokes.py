@@ -52,6 +52,7 @@ from vision.events.board import (
     is_break_arrangement,
     item_name,
 )
+from vision.events.break_losses import pocketed_unseen_at_break
 from vision.events.config import EventConfig
 from vision.events.departures import (
     POCKET_CAPTURE_MM,
@@ -1628,11 +1629,25 @@ class StrokeSegmenter:
         after -= overruled
         unseen_overboard: dict[str, int] = {}
         if stroke.new_board and vanished:
-            # At the break a carromman gone without a sighting has most likely jumped off the
-            # board, as the pack bursts (6 of the 8 such coins on the 40 development videos;
-            # the other 2 went into pockets unseen): it is put back in the centre (law 65),
-            # and taken for gone for good it would be a due put back, then "pocketed" at
-            # whatever a later lost track is projected into.
+            # At the break a carromman gone without a believed sighting went into a pocket if
+            # something seen says so (`pocketed_unseen_at_break`); otherwise it has most likely
+            # jumped off the board, as the pack bursts (41 of the 47 such coins on 200
+            # development videos): it is put back in the centre (law 65), and taken for gone
+            # for good it would be a due put back, then "pocketed" at whatever a later lost
+            # track is projected into.
+            went_in = pocketed_unseen_at_break(
+                vanished,
+                kept,
+                [e for e in stroke.events if e not in kept],
+                watched,
+                in_holes,
+                stroke.last_seen,
+                set(stroke.snapshot),
+            )
+            kept.extend(went_in)
+            dropped = [e for e in dropped if not any(_same_look(e, w) for w in went_in)]
+            vanished = dict(Counter(vanished) - Counter(e.item for e in went_in))
+        if stroke.new_board and vanished:
             kept.extend(self._jumped_unseen(stroke, vanished))
             unseen_overboard, vanished = vanished, {}
         # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
@@ -1739,6 +1754,12 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _same_look(a: ItemEvent, b: ItemEvent) -> bool:
+    """Whether two departures come from one look at one piece (a lead believed under the
+    pocket it was heading for)."""
+    return a.item == b.item and a.frame == b.frame and a.track_id == b.track_id and a.xy == b.xy
 
 
 def _departures(drops: list[Drop]) -> list[ItemEvent]:
