@@ -426,6 +426,43 @@ def test_a_striker_lifted_where_it_lay_and_carried_off_is_not_a_stroke() -> None
     assert [s["pocketed"] for s in strokes] == [["white"], ["white"]]
 
 
+def test_a_striker_left_on_the_next_players_base_line_and_pushed_a_little_into_place_is_struck() -> None:
+    # South misses; the striker rebounds onto North's base line and lies there. North pushes
+    # it 11 mm along the line, in sight, lets go, aims and strikes from there (held-out videos
+    # 70008 and 70011, development data since: pushed 11 and 14 mm, less than a move away
+    # from where it lay, each stroke was lost with the black it pocketed or the turn).
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 40.0)
+    match.strike("S", target=None, picked_up=False, striker_end=(60.0, BASE_LINE_MID_MM))
+    s = match.index("S")
+    match.move({"S": (match.xy[s] + (11.0, 0.0), 60.0)})
+    match.wait(0.5)
+    match.strike("N", target="B3", pocket="SW")
+    strokes = strokes_of(record(match))
+    assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", []), ("N", ["black"])]
+
+
+def test_a_striker_carried_over_a_base_line_slowly_for_a_few_looks_is_not_struck_there() -> None:
+    # Left lying beside North's base band, the striker is taken by a hand (hidden a frame),
+    # drawn over the band at 125 mm/s, then carried across the board to South's base line and
+    # struck from there (held-out video 70019, development data since: read slow over the band
+    # and "struck" there as the carry sped up, an extra stroke that cost the board its turns).
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 40.0)
+    match.strike(
+        "S", target="W1", pocket="NE", picked_up=False, striker_end=(-120.0, BASE_LINE_MID_MM + 40.0)
+    )
+    lifted = len(match._xy) // match.oversample
+    match.move({"S": (np.array([-120.0, BASE_LINE_MID_MM]), 125.0)})
+    match.move({"S": (np.array([60.0, -BASE_LINE_MID_MM]), 900.0)})
+    match.wait(1.0)
+    match.strike("S", target="W2", pocket="SW")
+    strokes = strokes_of(record(match, striker_hidden_at(oracle_track_frames(match.timeline()), lifted)))
+    assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", ["white"]), ("S", ["white"])]
+
+
 def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
     """The tracker loses every moving piece at `at_frame` and finds each again under a new
     id (the struck coin and the striker picked up again after a blurred frame or a swap)."""

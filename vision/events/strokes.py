@@ -326,6 +326,7 @@ class StrokeSegmenter:
         # player).
         self._striker_handled = True
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
+        self._striker_slid = False  # seen sliding since the last stroke (a hand's push)
         self._last_visible_piece: dict[int, Piece] = {}
         # When a striker was last seen, under whatever track (kept or dropped since).
         self._striker_seen_s = float("-inf")
@@ -505,6 +506,11 @@ class StrokeSegmenter:
             if not self._striker_handled:
                 self._handled_at_s = frame.time_s
             self._striker_handled = True  # in a hand (or under one) since the last stroke
+        if any(
+            p.item == "striker" and p.state == int(TrackState.MOVING) and p.speed_mm_s >= cfg.rest_speed_mm_s
+            for p in self.pieces.values()
+        ):
+            self._striker_slid = True
         rest = self._striker_rest
         if rest is not None and (self._carromman_struck(rest, frame) or self._stranger_struck(rest, frame)):
             return
@@ -546,10 +552,20 @@ class StrokeSegmenter:
             # Put somewhere else (and let go) since the last stroke: from now on it may be
             # struck. Picked up and put back about where it lay, it is aimed (still a moment
             # in the hand) before the strike; a hand lifting it to carry it off pauses it a
-            # frame at most, however long it lay there before the hand came.
+            # frame at most, however long it lay there before the hand came. So is one the
+            # last stroke left on the striking player's base lines, pushed along them into
+            # place, in sight, and still since off the spot it lay at (held-out videos 70008
+            # and 70011, development data since: pushed 11 and 14 mm, less than a move
+            # away, and struck; each stroke was lost, and with it a black and a turn).
             still_since_s = max(since_s, self._handled_at_s)
-            aimed = self._striker_handled and fastest.time_s - still_since_s >= cfg.aim_s
-            self._repositioned = (slow or glimpsed) and (
+            nudged = self._striker_slid and moved > cfg.still_mm
+            aimed = (self._striker_handled or nudged) and fastest.time_s - still_since_s >= cfg.aim_s
+            # Let go: the tracker reads it still (a look at a striker still sliding under the
+            # hand, read slow across the frames the hand hid it, is no put-down: held-out video
+            # 70019, development data since, a striker carried over a base line at 125 mm/s,
+            # "put down" there and "struck" the next look).
+            let_go = fastest.state == int(TrackState.AT_REST)
+            self._repositioned = (let_go or glimpsed) and (
                 fastest.track_id != tid or moved > cfg.reposition_mm or aimed
             )
         if rest is not None and self._unseen_strike(fastest, rest, frame):
@@ -1721,6 +1737,7 @@ class StrokeSegmenter:
         self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
         self._repositioned = self._striker_after is None or self._put_down_since_rest(stroke)
         self._striker_handled = False
+        self._striker_slid = False
         self._end_state = dict(self.pieces)
         self._ended_s = time_s
         self._end_counts = after
