@@ -443,6 +443,28 @@ def test_a_striker_left_on_the_next_players_base_line_and_pushed_a_little_into_p
     assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", []), ("N", ["black"])]
 
 
+def test_a_striker_shifted_as_a_hand_takes_hold_of_it_and_carried_off_is_not_struck() -> None:
+    # South misses and the striker rebounds onto North's base line. It is shifted 5 mm as a
+    # hand takes hold of it, in sight, swept off two looks later and lifted out of view, then
+    # put down on South's base line (development video 9319: read at 84 mm/s for a look;
+    # taken for pushed into place, its carry was "struck", a stroke too many).
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 40.0)
+    match.strike("S", target=None, picked_up=False, striker_end=(60.0, BASE_LINE_MID_MM))
+    s = match.index("S")
+    match.move({"S": (match.xy[s] + (4.0, 3.0), 84.0)})
+    match.wait(2 / match.fps)
+    match.move({"S": (match.xy[s] + (0.0, -150.0), 900.0)})
+    match.state[s] = int(ObjectState.ABSENT)
+    match.xy[s] = np.nan
+    match.wait(1.0)
+    match.put_striker("S", 20.0)
+    match.strike("S", target="W2", pocket="SW")
+    strokes = strokes_of(record(match))
+    assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", []), ("S", ["white"])]
+
+
 def test_a_striker_carried_over_a_base_line_slowly_for_a_few_looks_is_not_struck_there() -> None:
     # Left lying beside North's base band, the striker is taken by a hand (hidden a frame),
     # drawn over the band at 125 mm/s, then carried across the board to South's base line and

@@ -326,7 +326,7 @@ class StrokeSegmenter:
         # player).
         self._striker_handled = True
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
-        self._striker_slid = False  # seen sliding since the last stroke (a hand's push)
+        self._striker_slid_s = float("-inf")  # when last seen sliding (a hand's push)
         self._last_visible_piece: dict[int, Piece] = {}
         # When a striker was last seen, under whatever track (kept or dropped since).
         self._striker_seen_s = float("-inf")
@@ -510,7 +510,7 @@ class StrokeSegmenter:
             p.item == "striker" and p.state == int(TrackState.MOVING) and p.speed_mm_s >= cfg.rest_speed_mm_s
             for p in self.pieces.values()
         ):
-            self._striker_slid = True
+            self._striker_slid_s = frame.time_s
         rest = self._striker_rest
         if rest is not None and (self._carromman_struck(rest, frame) or self._stranger_struck(rest, frame)):
             return
@@ -554,19 +554,25 @@ class StrokeSegmenter:
             # in the hand) before the strike; a hand lifting it to carry it off pauses it a
             # frame at most, however long it lay there before the hand came. So is one the
             # last stroke left on the striking player's base lines, pushed along them into
-            # place, in sight, and still since off the spot it lay at (held-out videos 70008
+            # place, in sight, and still since, off the spot it lay at (held-out videos 70008
             # and 70011, development data since: pushed 11 and 14 mm, less than a move
-            # away, and struck; each stroke was lost, and with it a black and a turn).
+            # away, and struck; each stroke was lost, and with it a black and a turn). Still
+            # since the push: a hand taking hold of it to carry it off shifts it a few mm
+            # (development video 9319: 84 mm/s for a look, and carried off two looks later).
             still_since_s = max(since_s, self._handled_at_s)
-            nudged = self._striker_slid and moved > cfg.still_mm
-            aimed = (self._striker_handled or nudged) and fastest.time_s - still_since_s >= cfg.aim_s
+            aimed = self._striker_handled and fastest.time_s - still_since_s >= cfg.aim_s
+            nudged = (
+                self._striker_slid_s > self._ended_s
+                and moved > cfg.still_mm
+                and fastest.time_s - max(since_s, self._striker_slid_s) >= cfg.aim_s
+            )
             # Let go: the tracker reads it still (a look at a striker still sliding under the
             # hand, read slow across the frames the hand hid it, is no put-down: held-out video
             # 70019, development data since, a striker carried over a base line at 125 mm/s,
             # "put down" there and "struck" the next look).
             let_go = fastest.state == int(TrackState.AT_REST)
             self._repositioned = (let_go or glimpsed) and (
-                fastest.track_id != tid or moved > cfg.reposition_mm or aimed
+                fastest.track_id != tid or moved > cfg.reposition_mm or aimed or nudged
             )
         if rest is not None and self._unseen_strike(fastest, rest, frame):
             return
@@ -1737,7 +1743,6 @@ class StrokeSegmenter:
         self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
         self._repositioned = self._striker_after is None or self._put_down_since_rest(stroke)
         self._striker_handled = False
-        self._striker_slid = False
         self._end_state = dict(self.pieces)
         self._ended_s = time_s
         self._end_counts = after
