@@ -327,6 +327,7 @@ class StrokeSegmenter:
         self._striker_handled = True
         self._handled_at_s = 0.0  # when it was first in a hand since the last stroke
         self._striker_slid_s = float("-inf")  # when last seen sliding (a hand's push)
+        self._put_down_s: float | None = None  # when seen brought to a new spot, still moving
         self._last_visible_piece: dict[int, Piece] = {}
         # When a striker was last seen, under whatever track (kept or dropped since).
         self._striker_seen_s = float("-inf")
@@ -512,6 +513,21 @@ class StrokeSegmenter:
         ):
             self._striker_slid_s = frame.time_s
         rest = self._striker_rest
+        if (
+            self._put_down_s is not None
+            and not any(
+                p.item == "striker" and p.state in (int(TrackState.AT_REST), int(TrackState.MOVING))
+                for p in self.pieces.values()
+            )
+            and frame.time_s - self._put_down_s >= cfg.aim_s
+        ):
+            # Brought there, and hidden since under the hand aiming it: put down (development
+            # video 68011: last seen at 114 mm/s on the base line it was struck from a second
+            # later, unseen meanwhile).
+            self._repositioned = True
+            if rest is not None:
+                rest.positioned = True
+            self._put_down_s = None
         if rest is not None and (self._carromman_struck(rest, frame) or self._stranger_struck(rest, frame)):
             return
         if self._struck_unseen(rest, frame):
@@ -569,11 +585,16 @@ class StrokeSegmenter:
             # Let go: the tracker reads it still (a look at a striker still sliding under the
             # hand, read slow across the frames the hand hid it, is no put-down: held-out video
             # 70019, development data since, a striker carried over a base line at 125 mm/s,
-            # "put down" there and "struck" the next look).
-            let_go = fastest.state == int(TrackState.AT_REST)
-            self._repositioned = (let_go or glimpsed) and (
+            # "put down" there and "struck" the next look; hidden under the hand for an aim's
+            # time after such a look, it was put down), or it is the first look after a long
+            # while unseen, whose speed says nothing (development video 69017: a dim striker
+            # found where it was aimed, read at 68 mm/s across a second unseen).
+            let_go = fastest.state == int(TrackState.AT_REST) or after_gap
+            brought = (slow or glimpsed) and (
                 fastest.track_id != tid or moved > cfg.reposition_mm or aimed or nudged
             )
+            self._repositioned = brought and let_go
+            self._put_down_s = fastest.time_s if brought and not let_go else None
         if rest is not None and self._unseen_strike(fastest, rest, frame):
             return
         if slow or glimpsed:
@@ -1743,6 +1764,7 @@ class StrokeSegmenter:
         self._striker_after = (strikers[0].track_id, strikers[0].xy) if strikers else None
         self._repositioned = self._striker_after is None or self._put_down_since_rest(stroke)
         self._striker_handled = False
+        self._put_down_s = None
         self._end_state = dict(self.pieces)
         self._ended_s = time_s
         self._end_counts = after
