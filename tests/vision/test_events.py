@@ -485,6 +485,26 @@ def test_a_striker_carried_over_a_base_line_slowly_for_a_few_looks_is_not_struck
     assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", ["white"]), ("S", ["white"])]
 
 
+def test_a_striker_last_seen_sliding_onto_the_base_line_and_hidden_under_the_aiming_hand_is_struck() -> None:
+    # South misses; North's hand brings the striker from where it stopped to North's base
+    # line, sliding it the last 20 mm at 114 mm/s, and aims with the striker hidden under it
+    # until the strike, 0.6 s on (development video 68011: last seen sliding, never seen still,
+    # and the stroke with the black it pocketed was lost while a put-down needed a still look).
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 40.0)
+    match.strike("S", target=None, picked_up=False, striker_end=(100.0, 100.0))
+    match.move({"S": (np.array([-40.0, BASE_LINE_MID_MM - 20.0]), 300.0)})
+    match.move({"S": (np.array([-40.0, BASE_LINE_MID_MM]), 114.0)})
+    hidden_from = len(match._xy) // match.oversample
+    match.wait(0.6)
+    struck = len(match._xy) // match.oversample
+    match.strike("N", target="B3", pocket="SW")
+    frames = striker_occluded_between(oracle_track_frames(match.timeline()), hidden_from, struck - 1)
+    strokes = strokes_of(record(match, frames))
+    assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", []), ("N", ["black"])]
+
+
 def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
     """The tracker loses every moving piece at `at_frame` and finds each again under a new
     id (the struck coin and the striker picked up again after a blurred frame or a swap)."""
