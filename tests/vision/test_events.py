@@ -426,15 +426,21 @@ def test_a_striker_lifted_where_it_lay_and_carried_off_is_not_a_stroke() -> None
     assert [s["pocketed"] for s in strokes] == [["white"], ["white"]]
 
 
+def south_misses_leaving_the_striker_at(striker_end: tuple[float, float]) -> ScriptedMatch:
+    """A new board whose break, from South, misses, the striker left lying at `striker_end`."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 40.0)
+    match.strike("S", target=None, picked_up=False, striker_end=striker_end)
+    return match
+
+
 def test_a_striker_left_on_the_next_players_base_line_and_pushed_a_little_into_place_is_struck() -> None:
     # South misses; the striker rebounds onto North's base line and lies there. North pushes
     # it 11 mm along the line, in sight, lets go, aims and strikes from there (held-out videos
     # 70008 and 70011, development data since: pushed 11 and 14 mm, less than a move away
     # from where it lay, each stroke was lost with the black it pocketed or the turn).
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 40.0)
-    match.strike("S", target=None, picked_up=False, striker_end=(60.0, BASE_LINE_MID_MM))
+    match = south_misses_leaving_the_striker_at((60.0, BASE_LINE_MID_MM))
     s = match.index("S")
     match.move({"S": (match.xy[s] + (11.0, 0.0), 60.0)})
     match.wait(0.5)
@@ -448,10 +454,7 @@ def test_a_striker_shifted_as_a_hand_takes_hold_of_it_and_carried_off_is_not_str
     # hand takes hold of it, in sight, swept off two looks later and lifted out of view, then
     # put down on South's base line (development video 9319: read at 84 mm/s for a look;
     # taken for pushed into place, its carry was "struck", a stroke too many).
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 40.0)
-    match.strike("S", target=None, picked_up=False, striker_end=(60.0, BASE_LINE_MID_MM))
+    match = south_misses_leaving_the_striker_at((60.0, BASE_LINE_MID_MM))
     s = match.index("S")
     match.move({"S": (match.xy[s] + (4.0, 3.0), 84.0)})
     match.wait(2 / match.fps)
@@ -490,10 +493,7 @@ def test_a_striker_last_seen_sliding_onto_the_base_line_and_hidden_under_the_aim
     # line, sliding it the last 20 mm at 114 mm/s, and aims with the striker hidden under it
     # until the strike, 0.6 s on (development video 68011: last seen sliding, never seen still,
     # and the stroke with the black it pocketed was lost while a put-down needed a still look).
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 40.0)
-    match.strike("S", target=None, picked_up=False, striker_end=(100.0, 100.0))
+    match = south_misses_leaving_the_striker_at((100.0, 100.0))
     match.move({"S": (np.array([-40.0, BASE_LINE_MID_MM - 20.0]), 300.0)})
     match.move({"S": (np.array([-40.0, BASE_LINE_MID_MM]), 114.0)})
     hidden_from = len(match._xy) // match.oversample
