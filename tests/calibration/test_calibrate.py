@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from calibration.calibrate import CalibrationResult, calibrate_image
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError, NoBoardFound
-from calibration.monitor import BoardMonitor
+from calibration.monitor import BoardMonitor, turned_like
 from vision.cli import main
 
 render_still = pytest.importorskip("samples.render.stills").render_still
@@ -157,6 +158,22 @@ def test_monitor_notices_a_bump_not_a_still_board(still):
     assert not monitor.check(cv2.cvtColor(moved, cv2.COLOR_BGR2GRAY))
     shifted = refit.calibration.board_to_image(GRID) - result.calibration.board_to_image(GRID)
     assert np.allclose(np.median(shifted, axis=0), [5, 3], atol=0.5)
+
+
+def test_a_refit_naming_the_sides_a_quarter_turned_is_turned_back_to_the_fit_it_replaces(still):
+    # A re-fit after a bump names the sides by the picture's edges; the camera moved a
+    # little, the board did not turn (held-out video 71018: re-fitted a quarter turned, and the
+    # players' strikes came from sides nobody sat at).
+    image, _ = still
+    before = calibrate_image(image).calibration
+    shift = np.array([[1.0, 0.0, 4.0], [0.0, 1.0, -3.0], [0.0, 0.0, 1.0]])
+    quarter = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    for turns in range(4):
+        homography = shift @ before.homography @ np.linalg.matrix_power(quarter, turns)
+        refit = CalibrationResult(replace(before, homography=homography), 0.1, (), 0.2)
+        turned = turned_like(refit, before).calibration
+        moved = turned.board_to_image(GRID) - before.board_to_image(GRID)
+        assert np.allclose(np.median(moved, axis=0), [4.0, -3.0], atol=0.5), turns
 
 
 def test_no_board_found_is_a_calibration_error():
