@@ -221,6 +221,13 @@ def _judge(
     return median, p95, tuple(used), support
 
 
+def quarter_turned(homography: np.ndarray, quarter: int) -> np.ndarray:
+    """`homography` (board mm -> pixels) with the board frame turned `quarter` times 90
+    degrees: the same fit with the sides named the next way round."""
+    c, s = np.cos(quarter * np.pi / 2), np.sin(quarter * np.pi / 2)
+    return homography @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
 def _orient(h: np.ndarray, south: str | None) -> np.ndarray:
     """Rotate the board frame (a multiple of 90 degrees) so that S sits by the chosen edge."""
     target = {
@@ -232,9 +239,7 @@ def _orient(h: np.ndarray, south: str | None) -> np.ndarray:
     centre = cv2.perspectiveTransform(np.zeros((1, 1, 2)), h).reshape(2)
     best, best_score = h, -np.inf
     for quarter in range(4):
-        c, s = np.cos(quarter * np.pi / 2), np.sin(quarter * np.pi / 2)
-        rot = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-        hr = h @ rot
+        hr = quarter_turned(h, quarter)
         south_mid = cv2.perspectiveTransform(np.array([[[0.0, -g.HALF_SURFACE_MM]]]), hr).reshape(2)
         score = float(np.dot(south_mid - centre, target))
         if score > best_score:

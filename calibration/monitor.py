@@ -14,7 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from calibration.calibrate import CalibrationResult, refine
+from calibration.calibrate import CalibrationResult, quarter_turned, refine
 from calibration.camera import Calibration
 from calibration.errors import CalibrationError
 from calibration.geometry import HALF_SURFACE_MM
@@ -89,8 +89,7 @@ def turned_like(result: CalibrationResult, before: Calibration) -> CalibrationRe
     fitted = result.calibration
     turns = []
     for quarter in range(4):
-        c, s = round(np.cos(quarter * np.pi / 2)), round(np.sin(quarter * np.pi / 2))
-        homography = fitted.homography @ np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        homography = quarter_turned(fitted.homography, quarter)
         turned = replace(fitted, homography=homography / homography[2, 2])
         gap = float(np.linalg.norm(turned.board_to_image(corners) - where_before, axis=1).max())
         turns.append((gap, quarter, turned))
