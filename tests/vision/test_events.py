@@ -142,6 +142,42 @@ def test_a_striker_slid_fast_along_the_base_line_under_a_hand_is_not_a_stroke() 
     assert strokes[0]["pocketed"] == ["white"]
 
 
+def test_a_striker_struck_along_its_base_line_into_a_coin_beside_it_is_a_stroke() -> None:
+    # South's miss leaves B6 lying 30 mm off South's base line. South's next strike runs along
+    # the line, cuts B6 into the far corner at a strike's speed and runs on along the line
+    # (held-out video 71011, development data since: the striker never left its base lines and
+    # the stroke was dropped as a striker slid into place, its black with it).
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 0.0)
+    match.strike("S", target="W1", pocket="NE")
+    match.put_striker("S", -150.0)
+    s, b6 = match.index("S"), match.index("B6")
+    match.move({"S": (match.xy[b6] - (0.0, 37.0), 2000.0)})
+    match.move({"B6": (np.array([60.0, -220.0]), 800.0), "S": (match.xy[s] + (0.0, 40.0), 200.0)})
+    match.wait(1.0)
+    match.state[s], match.xy[s] = int(ObjectState.ABSENT), np.nan
+    match.wait(0.3)
+    match.put_striker("N", 0.0)
+    match.strike("N", target=None)
+    match.put_striker("S", -100.0)
+    contact = np.array([60.0 - 21.0, -BASE_LINE_MID_MM])
+    match.move({"S": (contact, 1200.0)})
+    match.move({"B6": (pocket_centre("NE"), 1200.0), "S": (np.array([200.0, -BASE_LINE_MID_MM]), 300.0)})
+    match.state[b6], match.pocket[b6] = int(ObjectState.FALLING), POCKETS.index("NE")
+    match.wait(2 / match.fps)
+    match.state[b6], match.xy[b6] = int(ObjectState.IN_POCKET), np.nan
+    match.wait(1.0)
+    strokes = strokes_of(record(match))
+    assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [
+        ("S", ["white"]),
+        ("S", []),
+        ("N", []),
+        ("S", ["black"]),
+    ]
+    assert strokes[-1]["evidence"]["pocket_events"][0]["pocket"] == "NE"
+
+
 def test_overboard_and_a_miss_are_recorded() -> None:
     match = ScriptedMatch()
     match.new_board("S")

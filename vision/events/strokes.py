@@ -131,6 +131,11 @@ PATH_STEP_MM = 4.0
 # A coin struck head-on by the striker leaves at most 2 m_s / (m_s + m_c) times as fast as the
 # striker came (an elastic collision; a glancing one gives it less).
 STRUCK_COIN_SPEEDUP = 2.0 * STRIKER_MASS_G / (STRIKER_MASS_G + COIN_MASS_G)
+# A carromman that lay on the board, seen this many looks running flying at a strike's speed
+# and further from where it lay at each (by more than a detection's error), is in flight: a
+# track jumping to a hand reads fast for a look or two but does not go on getting further.
+COIN_FLIGHT_LOOKS = 4
+COIN_FLIGHT_STEP_MM = 10.0
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,9 @@ class _Stroke:
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
     swapped: set[int] = field(default_factory=set)  # tracks handed another piece (`_swapped`)
+    # Per carromman seen flying off where it lay: how far it was, and looks running so
+    # (`_coin_flying`).
+    coin_flight: dict[int, tuple[float, int]] = field(default_factory=dict)
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
@@ -1181,7 +1189,13 @@ class StrokeSegmenter:
         # (A coin struck along the line would fly off at a strike's speed, but a track's jump
         # reads the same: asking for none lost 9414's stroke again.)
         slid = on_line and travelled >= cfg.strike_confirm_mm
-        if gone or (stroke.touched and not slid) or far:
+        # Unless a carromman flies off across the board meanwhile: a striker struck along its
+        # own base line into a coin lying near it stays on the line (held-out video 71011, a
+        # development video since: a cut into a black 60 mm off the line sent it 400 mm into
+        # the far corner at 1.2 m/s while the striker ran on along the line; the stroke was
+        # dropped as the striker slid into place, and its pocketing with it).
+        flew = self._coin_flying(stroke, striker)
+        if gone or (stroke.touched and not slid) or far or (slid and flew):
             stroke.confirmed = True
             self._note_board_change(stroke)
             return
@@ -1191,6 +1205,28 @@ class StrokeSegmenter:
         if back or frame.time_s - stroke.start_time_s > cfg.strike_confirm_s:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
+
+    def _coin_flying(self, stroke: _Stroke, striker: Piece | None) -> bool:
+        """Whether a carromman lying on the board at the strike is seen flying off it
+        (`COIN_FLIGHT_LOOKS`), a strike's distance from where it lay and clear of the striker
+        (a piece read under the hand that carries the striker moves with the striker)."""
+        cfg = self.config
+        flying = False
+        for tid, piece in self.pieces.items():
+            start = stroke.snapshot.get(tid)
+            if start is None or piece.item not in CARROMMEN or piece.state != int(TrackState.MOVING):
+                continue
+            away = float(np.linalg.norm(piece.position - start.position))
+            last_away, looks = stroke.coin_flight.get(tid, (0.0, 0))
+            onward = piece.speed_mm_s >= cfg.fast_speed_mm_s and away >= last_away + COIN_FLIGHT_STEP_MM
+            looks = looks + 1 if onward else 0
+            stroke.coin_flight[tid] = (away, looks)
+            clear = striker is None or float(np.linalg.norm(piece.position - striker.position)) > (
+                2.0 * cfg.strike_confirm_mm
+            )
+            if looks >= COIN_FLIGHT_LOOKS and away >= 2.0 * cfg.strike_confirm_mm and clear:
+                flying = True
+        return flying
 
     def _lying_on_zone_edge(self, snapshot: dict[int, Piece]) -> Counter[str]:
         """Carrommen of `snapshot` seen lying inside the edge of where dues go, within
