@@ -75,7 +75,13 @@ class RestCounter:
 
     def faint(self, item: str, striker_mm: np.ndarray | None = None) -> int:
         """How many of the pieces `pieces` counts scored under `FAINT_SPOT_SCORE` in every look."""
-        return int(np.sum(self._spots_of(item, striker_mm)[1] < FAINT_SPOT_SCORE))
+        return len(self.faint_pieces(item, striker_mm))
+
+    def faint_pieces(self, item: str, striker_mm: np.ndarray | None = None) -> np.ndarray:
+        """(N, 2) board mm of the pieces of `pieces` that scored under `FAINT_SPOT_SCORE` in
+        every look."""
+        spots, strongest = self._spots_of(item, striker_mm)
+        return spots[strongest < FAINT_SPOT_SCORE]
 
     def _spots_of(self, item: str, striker_mm: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         if item not in self._spots:

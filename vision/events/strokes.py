@@ -135,6 +135,8 @@ STRUCK_COIN_SPEEDUP = 2.0 * STRIKER_MASS_G / (STRIKER_MASS_G + COIN_MASS_G)
 # and further from where it lay at each (by more than a detection's error), is in flight: a
 # track jumping to a hand reads fast for a look or two but does not go on getting further.
 COIN_FLIGHT_LOOKS = 4
+# A carromman whose centre lies this near a pocket's has its edge at the hole's.
+FAINT_AT_MOUTH_MM = POCKET_RADIUS_MM + COIN_RADIUS_MM
 COIN_FLIGHT_STEP_MM = 10.0
 
 
@@ -264,6 +266,13 @@ class _CountsThen:
         if self._window is None:
             return Counter()
         return self._window.faint_counts(self._striker_mm)
+
+    @functools.cached_property
+    def faint_pieces(self) -> list[tuple[str, np.ndarray]]:
+        """Where the pieces of `faint` lie, with their colours."""
+        if self._window is None:
+            return []
+        return [(item, xy) for item in CARROMMEN for xy in self._window.faint_pieces(item, self._striker_mm)]
 
     @functools.cached_property
     def placing_zone(self) -> Counter[str]:
@@ -1647,6 +1656,23 @@ class StrokeSegmenter:
             for p in self.pieces.values()
         )
 
+    def _faint_by_holes(self, stroke: _Stroke, counted: _CountsThen) -> list[tuple[str, str]]:
+        """(colour, pocket) of each piece counted at rest only faintly, lying at a pocket's
+        mouth (its edge at the hole's) where no piece of its colour lay at the strike: seen
+        there only since, it may be the piece seen falling into that pocket, glimpsed down in
+        the hole (`reconcile_departures`)."""
+        out = []
+        for item, xy in counted.faint_pieces:
+            if float(pocket_distance_mm(xy)[0]) > FAINT_AT_MOUTH_MM:
+                continue
+            lay_there = any(
+                p.item == item and float(np.hypot(*(p.position - xy))) <= COIN_RADIUS_MM
+                for p in stroke.snapshot.values()
+            )
+            if not lay_there:
+                out.append((item, nearest_pocket(xy)))
+        return out
+
     def _striker_in_flight(self, stroke: _Stroke, time_s: float) -> bool:
         """Whether the striker was last seen flying, a moment ago, and not since: a blur too
         fast to see crossing the board (development video 9143: off the far cushion and back,
@@ -1703,7 +1729,15 @@ class StrokeSegmenter:
         leads = [replace(e, guess=True) for e in _departures(faint_leads)]
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         kept, dropped, vanished, overruled = reconcile_departures(
-            stroke.events, before, after, watched, stroke.carried_vanished, in_holes, leads, counted.faint
+            stroke.events,
+            before,
+            after,
+            watched,
+            stroke.carried_vanished,
+            in_holes,
+            leads,
+            counted.faint,
+            self._faint_by_holes(stroke, counted),
         )
         after -= overruled
         unseen_overboard: dict[str, int] = {}
