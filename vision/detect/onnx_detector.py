@@ -103,17 +103,6 @@ CENTRE_PRINT_MAX_SCORE = 0.5
 # the break on the 80 development videos the red prints read as the queen at 0.22 at most.
 QUEEN_PRINT_MATCH_MM = 10.0
 QUEEN_PRINT_MAX_SCORE = 0.5
-# The queen is put back on the centre circle (law 93), the circle as large as she is and red
-# like her: on a small `phone` board the network reads her there at 0.3 or so, under the
-# threshold (held-out video 71013, development data since: 0.27 to 0.33 look after look, each
-# queen put back went uncounted, and the strokes that pocketed her lost her). Over the 60
-# development videos 69000-71019 (one look in ten), a queen alone on the centre circle read as
-# the queen within 8 mm of it at 0.6 or more in most looks (5th percentile 0.25 on `phone`
-# boards), while the bare circle read so at 0.25 or more in 2 of 14,058 looks, on two
-# videos (a piece is counted at rest only where it keeps coming back). A queen peak this
-# strong this near the centre is the queen.
-CENTRE_QUEEN_MATCH_MM = 6.0
-CENTRE_QUEEN_MIN_SCORE = 0.25
 _CENTRE = np.zeros((1, 2))
 _STRIKER = CLASS_NAMES.index("striker")
 _WHITE = CLASS_NAMES.index("white")
@@ -367,29 +356,23 @@ class OnnxDetector:
                 & (classes == _QUEEN)
             )
         )
-        centre_queen = (
-            (classes == _QUEEN)
-            & (score >= CENTRE_QUEEN_MIN_SCORE)
-            & (_nearest_mm(faces, _CENTRE) <= CENTRE_QUEEN_MATCH_MM)
-        )
         over_hole = pocket_distance_mm(faces) < OVER_HOLE_MM
         unsure_mm = faces[(score < UNSURE_BELOW_SCORE) & ~printed & ~over_hole]
         viewpoint = self._viewpoint_of(calibration)
-        faint = self._faint(viewpoint, faces, classes, score, printed | over_hole | centre_queen)
+        faint = self._faint(viewpoint, faces, classes, score, printed | over_hole)
         peaks = score >= self.peak_floor
         if not peaks.any():
             found = self._with_mouth_blacks(Detections.empty(), view, viewpoint, self._look_of(image))
             return Within(found, unsure_mm, False, Detections.empty(), faint)
-        uv, classes, score, faces, printed, over_hole, centre_queen = (
+        uv, classes, score, faces, printed, over_hole = (
             uv[peaks],
             classes[peaks],
             score[peaks],
             faces[peaks],
             printed[peaks],
             over_hole[peaks],
-            centre_queen[peaks],
         )
-        sure = (score >= self.min_score) | centre_queen
+        sure = score >= self.min_score
         pale = None
         if not (sure & (classes == _STRIKER)).any():
             coins = faces[sure & ~printed & (classes != _STRIKER)]

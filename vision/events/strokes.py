@@ -53,6 +53,7 @@ from vision.events.board import (
     item_name,
 )
 from vision.events.break_losses import pocketed_unseen_at_break
+from vision.events.centre_queen import CentreQueen
 from vision.events.config import EventConfig
 from vision.events.departures import (
     POCKET_CAPTURE_MM,
@@ -362,6 +363,7 @@ class StrokeSegmenter:
         # so far go (the recorder asks its rules engine; None: not known, any piece put back
         # is a placing).
         self.owed: Callable[[], Counter[str] | None] | None = None
+        self._centre_queen = CentreQueen()
         self._rest_counter = RestCounter(CARROMMEN)
         self._faint_mm = np.zeros((0, 2))  # the latest look's faint peaks
         self.frames_seen = 0
@@ -430,7 +432,7 @@ class StrokeSegmenter:
         self.frames_seen += 1
         if detections is not None:
             self._pocket_watch.update(frame.frame_index, frame.time_s, detections, faint)
-            self._rest_counter.add(detections)
+            self._rest_counter.add(self._centre_queen.looks(detections, faint, self.owed))
         if faint is not None:
             self._faint_mm = faint.xy_mm
         if over_holes is not None:
