@@ -142,21 +142,12 @@ def test_a_striker_slid_fast_along_the_base_line_under_a_hand_is_not_a_stroke() 
     assert strokes[0]["pocketed"] == ["white"]
 
 
-def south_breaks_into_the_north_east() -> ScriptedMatch:
-    """A new board whose break, from South, sends W1 into the north-east corner."""
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 0.0)
-    match.strike("S", target="W1", pocket="NE")
-    return match
-
-
 def test_a_striker_struck_along_its_base_line_into_a_coin_beside_it_is_a_stroke() -> None:
     # South's miss leaves B6 lying 30 mm off South's base line. South's next strike runs along
     # the line, cuts B6 into the far corner at a strike's speed and runs on along the line
     # (held-out video 71011, development data since: the striker never left its base lines and
     # the stroke was dropped as a striker slid into place, its black with it).
-    match = south_breaks_into_the_north_east()
+    match = one_stroke_board(0.0, "W1", "NE")
     match.put_striker("S", -150.0)
     s, b6 = match.index("S"), match.index("B6")
     match.move({"S": (match.xy[b6] - (0.0, 37.0), 2000.0)})
@@ -234,11 +225,12 @@ def _stroke_frames(match: ScriptedMatch) -> tuple[int, int]:
     return tuple(strokes_of(events)[0]["evidence"]["frames"])  # type: ignore[return-value]
 
 
-def one_stroke_board() -> ScriptedMatch:
+def one_stroke_board(along: float = 10.0, target: str = "W3", pocket: str = "NW") -> ScriptedMatch:
+    """A new board whose break, from South (`along` its base line), sends `target` into `pocket`."""
     match = ScriptedMatch()
     match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W3", pocket="NW")
+    match.put_striker("S", along)
+    match.strike("S", target=target, pocket=pocket)
     return match
 
 
@@ -921,7 +913,7 @@ def test_a_coin_seen_over_a_cushion_as_it_flies_off_near_a_corner_went_overboard
     # cushion 86 mm short of the corner was seen once with its centre 11 mm past where a disc
     # against the cushion has it, and lost: its path projected into the corner, it was
     # "pocketed" there and the queen taken for covered.
-    match = south_breaks_into_the_north_east()
+    match = one_stroke_board(0.0, "W1", "NE")
     match.put_striker("S", 100.0)
     s, w5 = match.index("S"), match.index("W5")
     aim = match.xy[w5] - match.xy[s]

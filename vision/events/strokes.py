@@ -1669,11 +1669,8 @@ class StrokeSegmenter:
         for item, xy in counted.faint_pieces:
             if float(pocket_distance_mm(xy)[0]) > FAINT_AT_MOUTH_MM:
                 continue
-            lay_there = any(
-                p.item == item and float(np.hypot(*(p.position - xy))) <= COIN_RADIUS_MM
-                for p in stroke.snapshot.values()
-            )
-            if not lay_there:
+            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            if not near_any(xy, lay, COIN_RADIUS_MM):
                 out.append((item, nearest_pocket(xy)))
         return out
 
