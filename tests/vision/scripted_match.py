@@ -152,10 +152,11 @@ class ScriptedMatch:
         speed: float = 2500.0,
         picked_up: bool = True,
         striker_end: tuple[float, float] | None = None,
+        rest_s: float = 1.0,
     ) -> None:
         """The striker leaves its spot; it hits `target`, which runs into `pocket` (or off the
-        board), or it misses everything; then everything comes to rest and the striker is
-        picked up."""
+        board), or it misses everything; then everything comes to rest (for `rest_s`) and the
+        striker is picked up."""
         s = self.index("S")
         start = self.xy[s].copy()
         truth = TruthStroke(seat, (float(start[0]), float(start[1])), new_board=self._new_board)
@@ -201,7 +202,7 @@ class ScriptedMatch:
             truth.pocketed.append(("striker", striker_pocket))
         if striker_end is not None:  # it rebounds and rolls there
             self.move({"S": (np.asarray(striker_end, dtype=float), speed * 0.3)})
-        self.wait(1.0)  # at rest
+        self.wait(rest_s)  # at rest
         self.strokes.append(truth)
         if not picked_up:
             return  # left lying where it stopped

@@ -2900,3 +2900,36 @@ def test_a_striker_last_seen_flying_at_a_pocket_and_seen_sinking_as_a_coin_was_p
     assert sunk(replace(sinking, frame=3716, time_s=123.867), []) == []
     assert sunk(replace(sinking, pocket="NE", xy=(334.3, 329.0)), []) == []
     assert sunk(sinking, [sinking]) == []
+
+
+def test_a_striker_come_to_rest_unseen_in_a_corner_and_carried_back_to_its_spot_may_be_struck_there() -> None:
+    """South pockets a white; the striker runs on into the south-west corner and stops at the
+    pocket's mouth, lost from view a few looks before it stops (the hole's dark beside it) and
+    glimpsed there once a second later, lying. A hand carries it back to the very spot South
+    struck from, and South, to play again, strikes from there: the striker was put there since
+    it came to rest, not left there by the stroke (held-out video 72007, `phone`, development
+    data since: the second stroke was refused, and lost with its white)."""
+    from calibration.geometry import seat_to_board
+
+    corner = (-325.0, -322.0)
+    spot = seat_to_board("S", 40.0, BASE_LINE_MID_MM)
+
+    def board() -> tuple[ScriptedMatch, int]:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 40.0)
+        # Struck hard, the striker runs on into the corner without a pause on the way, and the
+        # hand comes for it well within a second of its last sighting in flight.
+        m.strike("S", target="W1", pocket="NE", speed=4000.0, picked_up=False, striker_end=corner, rest_s=0.6)
+        carried = len(m._xy)
+        m.move({"S": (spot, 1400.0)})
+        m.wait(1.0)
+        m.strike("S", target="B2", pocket="SE")
+        return m, carried
+
+    m, carried = board()
+    striker = m.index("S")
+    near_corner = next(k for k, xy in enumerate(m._xy) if np.linalg.norm(xy[striker] - corner) < 60.0)
+    frames = striker_occluded_between(oracle_track_frames(m.timeline()), near_corner, carried - 2)
+    strokes = strokes_of(record(board()[0], frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("S", ["black"])]

@@ -141,6 +141,9 @@ AIRBORNE_MARGIN_MM = 0.5 * COIN_RADIUS_MM
 # A carromman whose centre lies this near a pocket's has its edge at the hole's.
 FAINT_AT_MOUTH_MM = POCKET_RADIUS_MM + COIN_RADIUS_MM
 COIN_FLIGHT_STEP_MM = 10.0
+# A sliding disc's deceleration on a carrom board's surface (sliding friction, mu about 0.1):
+# how far a striker last seen at a speed can have slid on unseen before it stopped.
+SLIDING_DECELERATION_MM_S2 = 980.0
 
 
 @dataclass(frozen=True)
@@ -1454,6 +1457,8 @@ class StrokeSegmenter:
         lay = stroke.striker_lay
         if lay is None or float(np.hypot(piece.xy[0] - lay[0][0], piece.xy[1] - lay[0][1])) > cfg.still_mm:
             stroke.striker_lay = (piece.xy, piece.time_s)
+            if stroke.striker_rested_at is None and self._stopped_unseen(stroke, piece):
+                stroke.striker_rested_at = piece.xy
         elif (
             stroke.striker_rested_at is None
             and piece.time_s - lay[1] >= cfg.settle_s - TIME_EPSILON_S
@@ -1464,6 +1469,28 @@ class StrokeSegmenter:
             )
         ):
             stroke.striker_rested_at = lay[0]
+
+    def _stopped_unseen(self, stroke: _Stroke, piece: Piece) -> bool:
+        """Whether the striker, seen again after a settle's time unseen since a sighting in
+        this stroke, lies where it would have stopped sliding on from there, away from where
+        it was struck from: it came to rest unseen (held-out video 72007, a `phone` board,
+        development data since: lying at a corner's mouth, unseen for a second, glimpsed once
+        and carried back to the base line it was struck from; the stroke closed with it there,
+        and the next strike from that spot was refused as one from where the last had left
+        it, losing the stroke and its white)."""
+        cfg = self.config
+        before = self._seen_before.get(piece.track_id)
+        if before is None or before.time_s <= stroke.start_time_s:
+            return False
+        if piece.time_s - before.time_s < cfg.settle_s - TIME_EPSILON_S:
+            return False
+        if (
+            stroke.striker_start is not None
+            and float(np.linalg.norm(piece.position - stroke.striker_start)) <= cfg.strike_confirm_mm
+        ):
+            return False
+        reach_mm = before.speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2) + cfg.still_mm
+        return float(np.linalg.norm(piece.position - before.position)) <= reach_mm
 
     def _put_down_since_rest(self, stroke: _Stroke) -> bool:
         """Whether the striker, come to rest during the stroke, lies now on the base band of a
