@@ -1428,10 +1428,12 @@ class StrokeSegmenter:
     ) -> list[ItemEvent]:
         """The striker last seen flying at a pocket, too far off for its loss there to count
         (`at_its_pocket`), and a carromman the counts say never left seen dropping at that
-        pocket's mouth a moment later: that was the striker, read as a coin as it sank
-        (held-out video 69015, development data since: last seen 177 mm out at 2.35 m/s,
-        straight at the hole, then "a white" 23 mm from its centre 2 frames later). The
-        pocketing is dated and placed by that sighting."""
+        pocket's mouth a moment later, or over its hole (`watched` holds both): that was the
+        striker, read as a coin as it sank (held-out video 69015, development data since: last
+        seen 177 mm out at 2.35 m/s, straight at the hole, then "a white" 23 mm from its centre
+        2 frames later; held-out video 72001, `club`, development data since: last seen 93 mm
+        out at 3 m/s, then "a white" in the hole 2 frames later, and the pocketed striker
+        lost). The pocketing is dated and placed by that sighting."""
         flying_at = [
             e
             for e in (*stroke.events, *watched)
@@ -1829,7 +1831,7 @@ class StrokeSegmenter:
                 if e.item == "striker" and e.pocket is not None and at_its_pocket(e) and went_in(e)
             ][-1:]
         if not striker_events and not striker_back:
-            striker_events = self._striker_sunk_as_a_coin(stroke, watched, kept, went_in)
+            striker_events = self._striker_sunk_as_a_coin(stroke, [*watched, *in_holes], kept, went_in)
         if not striker_events and not striker_back and not stroke.striker_path:
             # Never seen as the striker since the strike, nor on the board now: a carromman
             # seen going into a pocket that the counts say never left was the striker, read
