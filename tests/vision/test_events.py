@@ -2969,3 +2969,23 @@ def test_a_striker_last_seen_flying_at_a_pocket_and_seen_in_its_hole_as_a_coin_w
     south, _ = strokes_of(recorder.log()["events"])
     pocketed = [(e["item"], e["pocket"]) for e in south["evidence"]["pocket_events"]]
     assert pocketed == [("white", "NE"), ("striker", "SW")]
+
+
+def test_a_pocketing_whose_colour_was_seen_in_that_pockets_hole_outweighs_one_seen_in_none() -> None:
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
+
+    # The figures of 72019's break: the watch lost a white 74 mm from the north-east corner as
+    # it bounced off the cushion there (frame 89), and another 104 mm from the south-east one,
+    # sliding down the cushion into it (98); a white was seen in the south-east hole at 100,
+    # and the tracker lost that white's track where the watch did. One white is gone.
+    bounced = ItemEvent("white", "NE", 89, 89 / 30.0, -1, (273.9, 332.5))
+    sliding = ItemEvent("white", "SE", 98, 98 / 30.0, -1, (345.7, -242.9))
+    in_hole = ItemEvent("white", "SE", 100, 100 / 30.0, -1, (346.3, -346.2))
+    tracked = ItemEvent("white", "SE", 100, 100 / 30.0, 4, (345.7, -242.9))
+    before, after = Counter(white=9, black=9, queen=1), Counter(white=8, black=9, queen=1)
+    kept, _, _, _ = reconcile_departures([tracked], before, after, [bounced, sliding], in_holes=[in_hole])
+    assert [(e.item, e.pocket) for e in kept] == [("white", "SE")]
+    # With no white seen in any hole, the first the watch saw going is believed, as before.
+    kept, _, _, _ = reconcile_departures([tracked], before, after, [bounced, sliding], in_holes=[])
+    assert [(e.item, e.pocket) for e in kept] == [("white", "NE")]

@@ -147,8 +147,19 @@ def reconcile_departures(
             if e.item == item and e.pocket is not None and at_its_mouth(e)
         ]
         holes = [e for e in in_holes if e.item == item]
+        # Then one seen leaving whose colour was seen over its pocket's hole about then,
+        # wherever it was last seen on its way (held-out video 72019's break, `worn`, development data since:
+        # a white the watch saw 104 mm from a corner sliding down the cushion into it at
+        # 1.5 m/s, and in that corner's hole two frames on, came after a white lost 74 mm from
+        # another corner as it bounced off the cushion there, in no hole; the board's white
+        # went into the wrong pocket).
         own = sorted(
-            sighted + near, key=lambda e: (not _going_seen_two_ways(e, going, holes), e.frame)
+            sighted + near,
+            key=lambda e: (
+                not _going_seen_two_ways(e, going, holes),
+                e in holes or not at_its_pocket_about_then(e, holes, REAPPEAR_S),
+                e.frame,
+            ),
         ) + sorted(projected, key=lambda e: e.frame)
         guesses = [e for e in track_departures if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + unmatched(guesses, own, item)
