@@ -324,6 +324,37 @@ def test_no_pale_striker_is_taken_inside_an_arrows_printed_arc(monkeypatch) -> N
         assert detector.detect(scene.image_bgr, scene.calibration).class_names == found
 
 
+def test_a_faint_striker_lying_over_a_pockets_mouth_is_the_striker(monkeypatch) -> None:
+    # Held-out video 72007 (`phone`, development data since): the striker at rest 33.4 mm from
+    # a corner's centre, its disc overhanging the hole, read at 0.36 to 0.38 with a rim of
+    # 9 mm (the hole's edge), was never found and was taken into the pocket.
+    from calibration.geometry import pocket_centre
+
+    scene = load_still(30013, layout="sparse", hands=0, style="warm-lamp")
+    corner = pocket_centre("NW")
+    inward = -corner / np.linalg.norm(corner)
+
+    def at(distance_mm: float) -> tuple[float, float]:
+        xy = corner + inward * distance_mm
+        return (float(xy[0]), float(xy[1]))
+
+    detector = _ScriptedHeat()
+    cases = [
+        ([("striker", at(33.4), 0.36)], ["striker"]),
+        ([("striker", at(33.4), 0.27)], []),  # fainter still: nothing
+        ([("striker", at(26.0), 0.36)], []),  # tipping into the hole, what shows of it
+        ([("striker", (150.0, -200.0), 0.36)], []),  # mid-board with no striker's rim
+        # A confident striker elsewhere is the striker: no second one at the mouth.
+        ([("striker", at(33.4), 0.36), ("striker", (150.0, -200.0), 0.9)], ["striker"]),
+    ]
+    for wanted, found in cases:
+        detector.wanted = wanted
+        _rims_by_place(monkeypatch, [(xy, 9.0) for _, xy, _ in wanted])
+        detections = detector.detect(scene.image_bgr, scene.calibration)
+        assert detections.class_names == found
+    assert np.linalg.norm(detections.xy_mm[0] - (150.0, -200.0)) < 5.0
+
+
 def test_a_faint_peak_with_no_rim_is_no_piece_in_a_picture_but_a_tracker_still_gets_it() -> None:
     scene = load_still(30004, layout="sparse", hands=0)
     coin_face = _faces(scene, "white")[1]
