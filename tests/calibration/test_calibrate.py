@@ -176,5 +176,41 @@ def test_a_refit_naming_the_sides_a_quarter_turned_is_turned_back_to_the_fit_it_
         assert np.allclose(np.median(moved, axis=0), [4.0, -3.0], atol=0.5), turns
 
 
+def test_a_refit_takes_the_fit_closer_to_the_markings_warm_or_cold(still, monkeypatch):
+    # Held-out video 71018 (`warm-lamp`, development data since): at its bump the warm start
+    # from the old fit settled on the wrong edges, 4 to 33 mm off across the board yet 0.26 mm
+    # from them; the cold fit was 0.5 mm off, 0.14 mm from its markings. Pieces going into the
+    # south corners were then read past the edge, "overboard".
+    import calibration.calibrate as calibration_module
+    import calibration.monitor as monitor_module
+
+    image, _ = still
+    before = calibrate_image(image).calibration
+    bump = np.float32([[1, 0, 5], [0, 1, 3]])
+    moved = cv2.warpAffine(image, bump, (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    cold = calibrate_image(moved)
+    stretch = np.diag([1.05, 1.0, 1.0])  # 5% too long one way: 17 mm at the surface's edge
+    astray = CalibrationResult(
+        replace(before, homography=before.homography @ stretch), 2.0 * cold.reprojection_error_mm, (), 1.0
+    )
+    monkeypatch.setattr(monitor_module, "refine", lambda *args, **kwargs: astray)
+    refit = BoardMonitor(before, image).refit(moved)
+    assert np.median(board_error_mm(refit.calibration, cold.calibration)) < 0.1
+    # Closer to the markings than the cold fit, the warm one is kept; and when the cold fit
+    # fails (hands over the markings), the warm one stands.
+    close = replace(astray, reprojection_error_mm=0.5 * cold.reprojection_error_mm)
+    monkeypatch.setattr(monitor_module, "refine", lambda *args, **kwargs: close)
+    refit = BoardMonitor(before, image).refit(moved)
+    assert np.median(board_error_mm(refit.calibration, astray.calibration)) < 0.1
+
+    def no_board(image_bgr):
+        raise CalibrationError("the markings are covered")
+
+    monkeypatch.setattr(calibration_module, "calibrate_image", no_board)
+    monkeypatch.setattr(monitor_module, "refine", lambda *args, **kwargs: astray)
+    refit = BoardMonitor(before, image).refit(moved)
+    assert np.median(board_error_mm(refit.calibration, astray.calibration)) < 0.1
+
+
 def test_no_board_found_is_a_calibration_error():
     assert issubclass(NoBoardFound, CalibrationError)
