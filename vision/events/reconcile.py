@@ -147,17 +147,13 @@ def reconcile_departures(
             if e.item == item and e.pocket is not None and at_its_mouth(e)
         ]
         holes = [e for e in in_holes if e.item == item]
-        # Then one seen leaving whose colour was seen over its pocket's hole about then,
-        # wherever it was last seen on its way (held-out video 72019's break, `worn`, development data since:
-        # a white the watch saw 104 mm from a corner sliding down the cushion into it at
-        # 1.5 m/s, and in that corner's hole two frames on, came after a white lost 74 mm from
-        # another corner as it bounced off the cushion there, in no hole; the board's white
-        # went into the wrong pocket).
+        # Then one seen leaving whose colour was then seen over its pocket's hole
+        # (`_followed_into_its_hole`).
         own = sorted(
             sighted + near,
             key=lambda e: (
                 not _going_seen_two_ways(e, going, holes),
-                e in holes or not at_its_pocket_about_then(e, holes, REAPPEAR_S),
+                not _followed_into_its_hole(e, holes),
                 e.frame,
             ),
         ) + sorted(projected, key=lambda e: e.frame)
@@ -279,6 +275,17 @@ def _seen_going_both_ways(event: ItemEvent, going: list[ItemEvent], in_holes: li
         at_its_pocket_about_then(event, (o for o in seen if o.item == event.item), SAME_DEPARTURE_S)
         for seen in (going, in_holes)
     )
+
+
+def _followed_into_its_hole(event: ItemEvent, in_holes: list[ItemEvent]) -> bool:
+    """Whether a departure seen leaving (not itself a sighting over a hole) was followed by
+    its colour seen over its pocket's hole about then (`REAPPEAR_S`), wherever it was last
+    seen on its way: held-out video 72019's break (`worn`, development data since), a white
+    the watch saw 104 mm from a corner sliding down the cushion into it at 1.5 m/s, and in
+    that corner's hole two frames on, came after a white lost 74 mm from another corner as
+    it bounced off the cushion there, in no hole; the board's white went into the wrong
+    pocket."""
+    return event not in in_holes and at_its_pocket_about_then(event, in_holes, REAPPEAR_S)
 
 
 def _going_seen_two_ways(event: ItemEvent, going: list[ItemEvent], in_holes: list[ItemEvent]) -> bool:

@@ -1422,13 +1422,13 @@ class StrokeSegmenter:
     @staticmethod
     def _striker_sunk_as_a_coin(
         stroke: _Stroke,
-        watched: list[ItemEvent],
+        seen_going: list[ItemEvent],
         kept: list[ItemEvent],
         went_in: Callable[[ItemEvent], bool],
     ) -> list[ItemEvent]:
         """The striker last seen flying at a pocket, too far off for its loss there to count
         (`at_its_pocket`), and a carromman the counts say never left seen dropping at that
-        pocket's mouth a moment later, or over its hole (`watched` holds both): that was the
+        pocket's mouth a moment later, or over its hole (`seen_going` holds both): that was the
         striker, read as a coin as it sank (held-out video 69015, development data since: last
         seen 177 mm out at 2.35 m/s, straight at the hole, then "a white" 23 mm from its centre
         2 frames later; held-out video 72001, `club`, development data since: last seen 93 mm
@@ -1436,12 +1436,12 @@ class StrokeSegmenter:
         lost). The pocketing is dated and placed by that sighting."""
         flying_at = [
             e
-            for e in (*stroke.events, *watched)
+            for e in (*stroke.events, *seen_going)
             if e.item == "striker" and e.pocket is not None and not e.guess and went_in(e)
         ]
         sunk = [
             e
-            for e in watched
+            for e in seen_going
             if e.item in CARROMMEN
             and e not in kept
             and at_its_mouth(e)
