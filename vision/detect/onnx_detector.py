@@ -206,10 +206,12 @@ def _clear_of(points: np.ndarray, others: np.ndarray, distance_mm: float) -> np.
     return ~np.any((gaps < distance_mm) & (gaps > MERGE_DISTANCE_MM), axis=1)
 
 
-def _striker_at_a_mouth(classes: np.ndarray, score: np.ndarray, faces: np.ndarray) -> int | None:
+def _striker_at_a_mouth(
+    classes: np.ndarray, score: np.ndarray, faces: np.ndarray, to_hole: np.ndarray
+) -> int | None:
     """Index of the likeliest striker peak lying at a pocket's mouth over the hole's edge
-    (`MOUTH_STRIKER_MIN_SCORE`), if any."""
-    to_hole = pocket_distance_mm(faces)
+    (`MOUTH_STRIKER_MIN_SCORE`), if any; `to_hole`: each face's distance from the nearest
+    pocket's centre."""
     at_mouth = np.flatnonzero(
         (classes == _STRIKER)
         & (score >= MOUTH_STRIKER_MIN_SCORE)
@@ -382,7 +384,8 @@ class OnnxDetector:
                 & (classes == _QUEEN)
             )
         )
-        over_hole = pocket_distance_mm(faces) < OVER_HOLE_MM
+        face_to_hole = pocket_distance_mm(faces)
+        over_hole = face_to_hole < OVER_HOLE_MM
         unsure_mm = faces[(score < UNSURE_BELOW_SCORE) & ~printed & ~over_hole]
         viewpoint = self._viewpoint_of(calibration)
         faint = self._faint(viewpoint, faces, classes, score, printed | over_hole)
@@ -390,12 +393,13 @@ class OnnxDetector:
         if not peaks.any():
             found = self._with_mouth_blacks(Detections.empty(), view, viewpoint, self._look_of(image))
             return Within(found, unsure_mm, False, Detections.empty(), faint)
-        uv, classes, score, faces, printed, over_hole = (
+        uv, classes, score, faces, printed, face_to_hole, over_hole = (
             uv[peaks],
             classes[peaks],
             score[peaks],
             faces[peaks],
             printed[peaks],
+            face_to_hole[peaks],
             over_hole[peaks],
         )
         sure = score >= self.min_score
@@ -404,7 +408,7 @@ class OnnxDetector:
             coins = faces[sure & ~printed & (classes != _STRIKER)]
             pale = self._pale_striker(view, heat, uv, classes, score, faces, coins, ~over_hole)
             if pale is None:
-                pale = _striker_at_a_mouth(classes, score, faces)
+                pale = _striker_at_a_mouth(classes, score, faces, face_to_hole)
         if pale is not None and not striker_elsewhere:
             classes[pale] = _STRIKER
             sure[pale] = True
