@@ -178,6 +178,24 @@ def test_there_is_never_a_second_queen_track_nor_a_third_striker_track() -> None
     assert len(out[-1].of_class("striker")) == 2
 
 
+def test_a_track_seen_as_another_colour_look_after_look_leaves_its_colour_a_place() -> None:
+    """Nine black tracks; at the break one of them takes the queen's sightings (she came to
+    rest where it was lost) and keeps its black votes for many looks. The black it lost, seen
+    by the centre meanwhile, must get a track: left untracked until the board was still, it
+    was taken for a due being put back (held-out video 73007, now development data)."""
+    blacks = [(BLACK, (float(x), 250.0)) for x in range(-240, 241, 60)]
+    queen_at = (0.0, 0.0)
+    frames: Scene = [[*blacks, (QUEEN, queen_at)]] * 10
+    taken = blacks[0][1]  # the queen comes to rest where the first black was lost
+    black_now = (100.0, -100.0)  # and that black lies here
+    frames += [[*blacks[1:], (QUEEN, taken), (BLACK, black_now)]] * 6
+    out = run(Tracker(), frames)
+    first_black = id_at(out[9], taken)
+    assert out[-1].class_id[out[-1].track_id == first_black].tolist() == [BLACK]  # votes not yet turned
+    assert len(out[-1].of_class("black")) == 10
+    assert id_at(out[-1], black_now) != first_black
+
+
 def test_a_false_striker_lying_still_does_not_leave_the_real_one_untracked() -> None:
     # A printed mark taken for a striker holds a striker track from the start; the real
     # striker, put down on the S base line and struck, must still be followed.

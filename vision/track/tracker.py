@@ -17,7 +17,8 @@ A piece's colour never changes, so a track's class is the vote of its detections
 detection of another class only pays a penalty in the assignment (the detector may be wrong
 once); a coin cannot become the striker, so that pairing is forbidden. There are at most 9
 whites, 9 blacks, one queen and one striker: a detection of a class whose tracks are all
-taken re-identifies the nearest unseen track of that class however far it went.
+taken re-identifies the nearest unseen track of that class however far it went (a track seen
+as another class look after look has taken over another piece, and holds no place).
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ from vision.tracks import NO_POCKET, TrackFrame, TrackState
 # striker, lying still, must not take the only striker track and leave the real one, moving,
 # untracked (stroke inference follows the striker that moves).
 MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STRIKER: 2}
+# A track whose last this many detections were all of another class has taken over another
+# piece (at the break a black's track took the queen's sightings and kept the black's colour
+# for 25 looks of "queen" at 0.92); it no longer holds its colour's place, so a piece of that
+# colour seen meanwhile gets a track. Held-out video 73007, now development data: with the
+# nine black tracks "taken", the black that came to rest by the centre went untracked until the
+# board was still, and was then taken for a due being put back (and a black for pocketed).
+MISREAD_RUN = 3
 _INFEASIBLE = 1e9
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
 
@@ -91,6 +99,7 @@ class _Track:
     confirmed: bool = False
     state: TrackState = TrackState.AT_REST
     pocket: int = NO_POCKET
+    misread_run: int = 0  # detections running, up to the last, of a class not the track's
 
     @property
     def class_id(self) -> int:
@@ -172,7 +181,11 @@ class Tracker:
     def _class_full(self, class_id: int) -> bool:
         """Whether every piece of this class already has a track (so a new one is a known piece).
         A track started this frame counts too: two new detections must not both start one."""
-        count = sum(1 for t in self._tracks if t.class_id == class_id and (t.confirmed or t.missed == 0))
+        count = sum(
+            1
+            for t in self._tracks
+            if t.class_id == class_id and (t.confirmed or t.missed == 0) and t.misread_run < MISREAD_RUN
+        )
         return count >= MAX_PER_CLASS[class_id]
 
     # -- the frame update -----------------------------------------------------------------
@@ -247,6 +260,7 @@ class Tracker:
             track.xy = seen.copy()
         track.votes = track.votes.copy()
         track.votes[int(dets.class_id[d])] += float(dets.score[d])
+        track.misread_run = track.misread_run + 1 if int(dets.class_id[d]) != track.class_id else 0
         track.score = 0.8 * track.score + 0.2 * float(dets.score[d])
         track.last_seen_time = time_s
         track.missed = 0
