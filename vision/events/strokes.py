@@ -285,8 +285,7 @@ class _CountsThen:
         is another coin); every track is counted when counted from the tracks."""
         if self._window is None:
             return True
-        spots = self._window.pieces(item, self._striker_mm)
-        return bool(len(spots)) and bool(np.hypot(*(spots - xy_mm).T).min() < COIN_RADIUS_MM)
+        return near_any(xy_mm, self._window.pieces(item, self._striker_mm), COIN_RADIUS_MM)
 
     @functools.cached_property
     def placing_zone(self) -> Counter[str]:
