@@ -269,6 +269,9 @@ class Pipeline:
             faint = getattr(self.detector, "faint", None)
             if faint is not None:
                 detections = continued(detections, faint, self._followed, frame.time_s)
+                # The recorder weighs faint carrommen (a coin's lead into a pocket, one counted
+                # only faintly at rest); a faint striker only ever continues its track.
+                faint = faint[faint.class_id != _STRIKER]
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
             self._followed = tracks if isinstance(tracks, TrackFrame) else None
             self._striker_unfollowed = _striker_unfollowed(detections, tracks)

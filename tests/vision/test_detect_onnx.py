@@ -233,10 +233,10 @@ def test_a_coin_centred_too_far_into_a_cushion_to_lie_on_the_surface_is_no_piece
     assert all(np.linalg.norm(bases[2:] - xy, axis=1).min() < 2.0 for xy in found.xy_mm)
 
 
-def test_a_carromman_too_faint_to_be_found_is_reported_apart() -> None:
+def test_a_piece_too_faint_to_be_found_is_reported_apart() -> None:
     """A tracker may continue a piece it follows with a faint peak (a black at a pocket's
-    mouth against the dark hole), never start one: so the faint peaks of carrommen come
-    apart from what is found."""
+    mouth against the dark hole, the striker come to rest overhanging a hole), never start
+    one: so the faint peaks come apart from what is found."""
     scene = load_still(30004, layout="sparse", hands=0)
     circle = tuple(base_circle_centres("S")[0])
     detector = _ScriptedHeat()
@@ -245,11 +245,13 @@ def test_a_carromman_too_faint_to_be_found_is_reported_apart() -> None:
         ("white", (-100.0, 40.0), 0.1),  # too faint even for that
         ("white", circle, 0.3),  # the print of a base circle
         ("black", (100.0, 50.0), 0.9),  # found
+        ("striker", (-320.0, -318.0), 0.25),  # faint: reported apart
     ]
     found = detector.detect(scene.image_bgr, scene.calibration)
     assert found.class_names == ["black"]
-    assert detector.faint.class_names == ["black"]
-    assert np.linalg.norm(detector.faint.xy_mm[0] - (330.0, 300.0)) < 5.0
+    assert sorted(detector.faint.class_names) == ["black", "striker"]
+    for name, xy in (("black", (330.0, 300.0)), ("striker", (-320.0, -318.0))):
+        assert np.linalg.norm(detector.faint.xy_mm[detector.faint.class_names.index(name)] - xy) < 5.0
 
 
 def _faces(scene, name: str) -> list[tuple[float, float]]:

@@ -309,6 +309,49 @@ def test_a_faint_peak_continues_a_piece_lying_where_it_lay_and_starts_nothing() 
             assert (continued(found, peak, slowing, 1.0 + 1 / 30) is not found) == kept
 
 
+def test_a_faint_striker_peak_continues_the_striker_at_a_pocket_mouth_off_the_hole() -> None:
+    """Held-out video 76004 (`warm-lamp`, development data since): the striker slowing into a
+    corner's mouth came to rest 23.5 mm from its centre, overhanging the hole, read at 0.37 to
+    0.39; lost, its track was let go into the pocket, a foul that cost the board's result. Its
+    faint peak continues it there, seen or lost a look before, but not a peak over the hole
+    (it is falling in), nor a fainter one, nor one away from the pockets."""
+    from vision.track.faint import continued
+
+    found = Detections(np.array([[100.0, 50.0]]), np.array([WHITE]), np.array([0.9]))
+    diagonal = np.array([1.0, 1.0]) / np.sqrt(2.0)
+    for state, from_pocket, peak_from_pocket, score, kept in (
+        (TrackState.MOVING, 31.8, 24.0, 0.39, True),
+        (TrackState.OCCLUDED, 31.8, 24.0, 0.39, True),
+        (TrackState.AT_REST, 24.0, 24.0, 0.37, True),
+        (TrackState.OCCLUDED, 31.8, 23.0, 0.30, True),
+        (TrackState.OCCLUDED, 28.0, 20.0, 0.39, False),  # over the hole: falling in
+        (TrackState.OCCLUDED, 31.8, 24.0, 0.25, False),  # too faint
+        (TrackState.OCCLUDED, 60.0, 52.0, 0.39, False),  # not at the mouth
+        (TrackState.OCCLUDED, 31.8, 45.0, 0.39, False),  # not where it was
+    ):
+        lying = TrackFrame(
+            10, 1.0, np.array([3]), np.array([STRIKER]),
+            (POCKET_CENTRE_OFFSET_MM - from_pocket * diagonal)[None, :],
+            np.zeros((1, 2)), np.array([int(state)]), np.full(1, -1), np.full(1, 0.6),
+        )  # fmt: skip
+        peak_xy = (POCKET_CENTRE_OFFSET_MM - peak_from_pocket * diagonal)[None, :]
+        peak = Detections(peak_xy, np.array([STRIKER]), np.array([score]))
+        assert (continued(found, peak, lying, 1.0 + 1 / 30) is not found) == kept, (
+            state,
+            peak_from_pocket,
+            score,
+        )
+    # A striker peak does not continue a coin there, nor a coin's peak the striker.
+    coin = TrackFrame(
+        10, 1.0, np.array([1]), np.array([WHITE]), (POCKET_CENTRE_OFFSET_MM - 38.0 * diagonal)[None, :],
+        np.zeros((1, 2)), np.array([int(TrackState.AT_REST)]), np.full(1, -1), np.full(1, 0.6),
+    )  # fmt: skip
+    striker_peak = Detections(
+        (POCKET_CENTRE_OFFSET_MM - 36.0 * diagonal)[None, :], np.array([STRIKER]), np.array([0.39])
+    )
+    assert continued(found, striker_peak, coin, 1.0 + 1 / 30) is found
+
+
 def _carried_past(stale_xy: tuple[float, float]) -> tuple[Scene, list[tuple[float, float]]]:
     """A striker track left at `stale_xy` (the striker seen there and, for a few frames, also
     where it really lies; then only there), and the striker carried at 0.5 m/s on a line

@@ -80,7 +80,7 @@ class ChangedPartDetector:
     # What the network saw over the pockets' holes in the parts it looked at this frame
     # (`Within.over_holes`): nothing where it did not look (a falling piece changes the picture).
     over_holes: Detections = field(default_factory=Detections.empty, init=False)
-    # The carrommen too faint to be found (`Within.faint`), as last seen in each part.
+    # The pieces too faint to be found (`Within.faint`), as last seen in each part.
     faint: Detections = field(default_factory=Detections.empty, init=False)
     work_counts: dict[str, int] = field(default_factory=dict, init=False)
     _key: bytes | None = field(default=None, init=False, repr=False)

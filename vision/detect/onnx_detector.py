@@ -175,11 +175,12 @@ UNSURE_FROM_SCORE = 0.1
 UNSURE_BELOW_SCORE = 0.6
 # A carromman lying still can fade under the threshold where it lies: a black at a pocket's
 # mouth against the dark hole (development video 9112: 0.17 to 0.21 for seconds, taken for
-# pocketed a stroke early). Peaks of a carromman's class from this score up are reported
-# apart (`Within.faint`), for a tracker to continue a piece it follows with, never to start
-# one. On the 40 development videos a black lying still 18 to 34 mm from a pocket's centre
-# had a black peak this strong within 6 mm of it in 98% of looks (at the threshold: 91%),
-# and within 10 mm of where a black had just fallen in, none in 2,990 looks.
+# pocketed a stroke early), and so can the striker come to rest overhanging a hole
+# (`vision.track.faint`). Peaks from this score up are reported apart (`Within.faint`), for a
+# tracker to continue a piece it follows with, never to start one. On the 40 development
+# videos a black lying still 18 to 34 mm from a pocket's centre had a black peak this strong
+# within 6 mm of it in 98% of looks (at the threshold: 91%), and within 10 mm of where a
+# black had just fallen in, none in 2,990 looks.
 FAINT_FROM_SCORE = 0.15
 # What the model file must say about itself (its metadata) for this code to read it.
 REQUIRED_METADATA = ("px_per_mm", "half_extent_mm", "stride", "classes")
@@ -251,8 +252,8 @@ class Within(NamedTuple):
     it was unsure of (pieces or not), whether a pale striker was there to be found (taken
     only when no striker was found elsewhere), and the pieces seen over a pocket's hole
     (falling in, or the dark hole itself read as a black coin: not among `found`), down to
-    the faint peaks the detector reads off (`OnnxDetector.peak_floor`); and the carrommen
-    on the board too faint to be found (`FAINT_FROM_SCORE`)."""
+    the faint peaks the detector reads off (`OnnxDetector.peak_floor`); and the pieces on
+    the board too faint to be found (`FAINT_FROM_SCORE`)."""
 
     found: Detections
     unsure_mm: np.ndarray
@@ -491,9 +492,9 @@ class OnnxDetector:
     def _faint(
         self, viewpoint: Viewpoint, faces: np.ndarray, classes: np.ndarray, score: np.ndarray, off: np.ndarray
     ) -> Detections:
-        """The carrommen's peaks from `FAINT_FROM_SCORE` up to the threshold, but those `off`
-        (a print, over a hole), at their bases."""
-        faint = (score >= FAINT_FROM_SCORE) & (score < self.min_score) & (classes != _STRIKER) & ~off
+        """The peaks from `FAINT_FROM_SCORE` up to the threshold, but those `off` (a print,
+        over a hole), at their bases."""
+        faint = (score >= FAINT_FROM_SCORE) & (score < self.min_score) & ~off
         bases = viewpoint.face_to_base(faces[faint])
         return Detections(bases, classes[faint], score[faint])
 
