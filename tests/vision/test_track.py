@@ -399,3 +399,24 @@ def test_a_false_striker_lying_still_is_kept_while_the_real_one_moves() -> None:
     frames += [[*REST, mark, (STRIKER, (0.0, -290.0 + 60.0 * k))] for k in range(1, 4)]
     out = run(Tracker(), frames)
     assert len(out[-1].of_class("striker")) == 2
+
+
+def test_a_striker_lying_still_is_not_taken_to_a_striker_seen_past_the_surface_edge() -> None:
+    """Held-out video 76019 (`warm-lamp`, development data since): a "striker" in the frame's
+    wood past the east cushion took the track of the striker lying on its base line 150 mm off
+    whenever that one was missed, and a stroke was made of the jumps. One flying over the edge
+    is followed there."""
+    lying, printed = (250.0, -138.0), (378.0, -55.0)
+    frames: Scene = (
+        [[*REST, (STRIKER, lying)]] * 5 + [[*REST, (STRIKER, printed)]] * 2 + [[*REST, (STRIKER, lying)]] * 3
+    )
+    out = run(Tracker(), frames)
+    striker = id_at(out[4], lying)
+    for frame in out[5:]:
+        mine = frame.track_id == striker
+        assert mine.any() and np.linalg.norm(frame.xy_mm[mine][0] - lying) < 5.0
+        assert not np.any((frame.class_id == STRIKER) & (frame.state == int(TrackState.MOVING)))
+    # Struck towards the east cushion and seen flying over it: the same track.
+    flight = [[*REST, (STRIKER, (250.0 + 90.0 * k, -138.0))] for k in range(1, 4)]
+    out = run(Tracker(), [[*REST, (STRIKER, lying)]] * 5 + flight)
+    assert id_at(out[-1], (520.0, -138.0)) == id_at(out[4], lying)
