@@ -127,6 +127,9 @@ TRACE_BACK_STEPS_S = np.arange(0.0, 0.4, 0.005)
 # was handed another piece: no resting piece is knocked so far unseen (`_swapped`).
 SWAP_JUMP_MM = 2.0 * COIN_DIAMETER_MM
 SWAP_QUIET_S = 0.1
+# The striker slowing into a pocket's mouth, lost to the detector there, comes to rest within
+# about its own width of where it was last seen (`_striker_read_as_a_coin`).
+STRIKER_SETTLED_WITHIN_MM = 2.0 * STRIKER_RADIUS_MM
 # Paths for the review images: a point is kept once the piece has moved this far.
 PATH_STEP_MM = 4.0
 # A coin struck head-on by the striker leaves at most 2 m_s / (m_s + m_c) times as fast as the
@@ -286,6 +289,12 @@ class _CountsThen:
         if self._window is None:
             return True
         return near_any(xy_mm, self._window.pieces(item, self._striker_mm), COIN_RADIUS_MM)
+
+    def lying(self, item: str) -> np.ndarray:
+        """(N, 2) where the pieces of `item` that `counts` counts lie."""
+        if self._window is None:
+            return _tracks_mm(self._pieces or {}, (item,))
+        return self._window.pieces(item, self._striker_mm)
 
     @functools.cached_property
     def placing_zone(self) -> Counter[str]:
@@ -1459,6 +1468,34 @@ class StrokeSegmenter:
         ]
         return [replace(e, item="striker") for e in sunk[:1]]
 
+    @staticmethod
+    def _striker_read_as_a_coin(
+        stroke: _Stroke, event: ItemEvent, seen_after: Counter[str], counted: _CountsThen
+    ) -> bool:
+        """Whether the striker taken into a pocket (`event`) lies at that pocket's mouth read as
+        a coin: one more of a colour at rest than before the stroke, lying on the surface at
+        the mouth within `STRIKER_SETTLED_WITHIN_MM` of the striker's last sighting, where no
+        coin of that colour lay at the strike (held-out video 76005, `warm-lamp`, development
+        data since: the striker slowing into a corner's mouth, lost 30 mm from its centre, came
+        to rest 25 mm from it and was read as a white at 0.5 until it was lifted; it was
+        ruled pocketed, a foul)."""
+        if event.pocket is None:
+            return False
+        centre = pocket_centre(event.pocket)
+        for item in CARROMMEN:
+            if seen_after[item] <= stroke.counts_before[item]:
+                continue
+            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            for xy in counted.lying(item):
+                from_centre = float(np.linalg.norm(xy - centre))
+                if (
+                    POCKET_MOUTH_MM < from_centre <= POCKET_CAPTURE_MM
+                    and near_any(xy, np.array([event.xy]), STRIKER_SETTLED_WITHIN_MM)
+                    and not near_any(xy, lay, COIN_RADIUS_MM)
+                ):
+                    return True
+        return False
+
     def _note_striker_rest(self, stroke: _Stroke, piece: Piece) -> None:
         """Note where the striker first came to rest during the stroke, away from where it was
         struck from (`_put_down_since_rest`)."""
@@ -1717,20 +1754,40 @@ class StrokeSegmenter:
         into the coins taken for a stroke of its own). Its track may have been let go as
         heading off the surface: only a guess (development video 9417, `phone`: seen at 2.1 m/s
         100 mm short of a cushion, "gone" over it, back off the cushion unseen, and the black
-        it then knocked in was pocketed after the stroke had closed)."""
+        it then knocked in was pocketed after the stroke had closed).
+
+        Slower, it may be slowing into a pocket's mouth, and be lost there with its disc over
+        the hole's edge, merged with the dark: lost moving within `POCKET_GUESS_MM` of a pocket
+        (and let go into it from further out than the mouth, or kept as unseen), it is waited
+        for as long, unless a striker has been seen since, under any track (held-out video
+        76005, `warm-lamp`, development data since: lost 59 mm from a corner's centre at
+        0.5 m/s, found lying at the mouth 11 looks later; the board was taken for still 9
+        looks after it was lost, and the striker for pocketed)."""
         unseen = [
             tid
             for tid, p in self.pieces.items()
             if p.item == "striker" and p.state == int(TrackState.OCCLUDED)
         ]
-        unseen += [e.track_id for e in stroke.events if e.item == "striker" and e.guess and e.pocket is None]
+        unseen += [
+            e.track_id
+            for e in stroke.events
+            if e.item == "striker"
+            and ((e.guess and e.pocket is None) or (e.pocket is not None and not at_its_mouth(e)))
+        ]
         for tid in unseen:
             seen = stroke.last_seen.get(tid)
             if seen is None:
                 continue
-            _, seen_s, _, velocity = seen
-            flying = float(np.hypot(*velocity)) >= self.config.fast_speed_mm_s
-            if flying and time_s - seen_s <= STRIKER_UNSEEN_FLIGHT_S:
+            _, seen_s, xy, velocity = seen
+            speed = float(np.hypot(*velocity))
+            flying = speed >= self.config.fast_speed_mm_s
+            slowing_by_a_pocket = (
+                not flying
+                and speed >= self.config.moving_speed_mm_s
+                and float(pocket_distance_mm(np.array(xy))[0]) <= POCKET_GUESS_MM
+                and self._striker_seen_s <= seen_s
+            )
+            if (flying or slowing_by_a_pocket) and time_s - seen_s <= STRIKER_UNSEEN_FLIGHT_S:
                 return not self._never_left(stroke)
         return False
 
@@ -1762,6 +1819,7 @@ class StrokeSegmenter:
             and counted.counted_at(self.pieces[tid].item, self.pieces[tid].xy)
         )
         after = after - late
+        seen_after = after
         # Whatever left the board (into a pocket or off it) is believed only as far as the
         # counts at rest agree: a track lost and found again under a new id is not gone.
         drops, seen_in_holes, faint_leads = self._pocket_watch.take_since(
@@ -1853,6 +1911,13 @@ class StrokeSegmenter:
             ][-1:]
             dropped = [e for e in dropped if e not in misread]
             striker_events = [replace(e, item="striker") for e in misread]
+        if (
+            striker_events
+            and not striker_back
+            and self._striker_read_as_a_coin(stroke, striker_events[0], seen_after, counted)
+        ):
+            dropped.extend(striker_events)
+            striker_events = []
         if striker_events and striker_back and settled:
             dropped.extend(striker_events)
         else:
