@@ -94,11 +94,15 @@ def test_a_white_seen_falling_over_a_hole_is_noted_once_per_fall() -> None:
 
 
 def test_a_white_sinking_out_of_sight_is_taken_down_to_a_fainter_score() -> None:
+    """Held-out video 76016 (`warm-lamp`, development data since): a white struck from rest
+    into a corner, seen on its way once at 0.39 and in the hole at 0.27 and 0.26, was not
+    taken for pocketed; white sightings over a hole at 0.25 to 0.30 were a white falling in
+    48 times of 51 on 60 development boards."""
     hole = pocket_centre("SW") + np.array([3.0, 4.0])
     watch = PocketWatch()
-    for frame, score in ((20, 0.33), (60, 0.25)):  # two looks far apart: two pieces, if taken
+    for frame, score in ((20, 0.33), (60, 0.26), (100, 0.22)):  # looks far apart: three pieces, if taken
         watch.saw_in_holes(frame, frame / FPS, Detections(hole[None], np.array([WHITE]), np.array([score])))
-    assert [d.frame for d in watch.in_holes] == [20]
+    assert [d.frame for d in watch.in_holes] == [20, 60]
 
 
 def test_a_piece_bouncing_back_out_of_a_pockets_jaws_did_not_drop() -> None:
