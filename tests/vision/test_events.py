@@ -3104,10 +3104,7 @@ def striker_read_as_a_white_at_the_mouth(frames: Iterator[TrackFrame]) -> Iterat
                     state[striker], pocket[striker] = int(TrackState.POCKETED), POCKETS.index("NE")
             else:
                 track_id[striker], class_id[striker] = 900, CLASS_NAMES.index("white")
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, track_id, class_id, xy,
-                frame.velocity_mm_s, state, pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, track_id=track_id, class_id=class_id, xy_mm=xy, state=state, pocket=pocket)
         yield frame
 
 
@@ -3138,17 +3135,9 @@ def striker_let_go_and_found_again(frames: Iterator[TrackFrame], within_mm: floa
             let_go = frame.frame_index
             state, pocket = frame.state.copy(), frame.pocket.copy()
             state[near], pocket[near] = int(TrackState.POCKETED), POCKETS.index("NE")
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
-                frame.velocity_mm_s, state, pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, state=state, pocket=pocket)
         elif let_go is not None and striker.any():
-            track_id = frame.track_id.copy()
-            track_id[striker] = 901
-            frame = TrackFrame(
-                frame.frame_index, frame.time_s, track_id, frame.class_id, frame.xy_mm,
-                frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
-            )  # fmt: skip
+            frame = replace(frame, track_id=np.where(striker, 901, frame.track_id))
         yield frame
 
 

@@ -286,9 +286,7 @@ class _CountsThen:
     def counted_at(self, item: str, xy_mm: np.ndarray) -> bool:
         """Whether `counts` includes a piece of `item` lying at `xy_mm` (a coin's width apart
         is another coin); every track is counted when counted from the tracks."""
-        if self._window is None:
-            return True
-        return near_any(xy_mm, self._window.pieces(item, self._striker_mm), COIN_RADIUS_MM)
+        return self._window is None or near_any(xy_mm, self.lying(item), COIN_RADIUS_MM)
 
     def lying(self, item: str) -> np.ndarray:
         """(N, 2) where the pieces of `item` that `counts` counts lie."""
