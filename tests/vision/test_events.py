@@ -3047,17 +3047,23 @@ def striker_rolled_into_a_mouth(speed: float = 1500.0) -> ScriptedMatch:
     return match
 
 
+def striker_by_the_mouth(frame: TrackFrame, within_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which tracks of `frame` are the striker, and which of them lies within `within_mm` of
+    the north-east pocket's centre, on the board's last stroke (after its break)."""
+    striker = frame.class_id == STRIKER_CLASS
+    near = striker & (np.linalg.norm(frame.xy_mm - pocket_centre("NE"), axis=1) <= within_mm)
+    return striker, near & (frame.frame_index > 200)
+
+
 def striker_lost_at_the_mouth(
     frames: Iterator[TrackFrame], within_mm: float, looks: int
 ) -> Iterator[TrackFrame]:
     """The tracker loses the striker once it comes `within_mm` of the north-east pocket's centre
     on the board's last stroke, for `looks` frames (its disc merging with the dark hole)."""
-    centre = pocket_centre("NE")
     lost_from: int | None = None
     for frame in frames:
-        striker = frame.class_id == STRIKER_CLASS
-        near = striker & (np.linalg.norm(frame.xy_mm - centre, axis=1) <= within_mm)
-        if lost_from is None and near.any() and frame.frame_index > 200:
+        striker, near = striker_by_the_mouth(frame, within_mm)
+        if lost_from is None and near.any():
             lost_from = frame.frame_index
         if lost_from is not None and frame.frame_index < lost_from + looks:
             frame = occluded(frame, striker)
@@ -3086,12 +3092,10 @@ def striker_read_as_a_white_at_the_mouth(frames: Iterator[TrackFrame]) -> Iterat
     """On the board's last stroke the tracker loses the striker 50 mm from the north-east
     pocket's centre as it slows into the mouth, lets it go into the pocket two looks later, and
     follows it from the next look on as a new white track where it comes to rest."""
-    centre = pocket_centre("NE")
     lost: tuple[int, np.ndarray] | None = None
     for frame in frames:
-        striker = frame.class_id == STRIKER_CLASS
-        near = striker & (np.linalg.norm(frame.xy_mm - centre, axis=1) <= 50.0)
-        if lost is None and near.any() and frame.frame_index > 200:
+        striker, near = striker_by_the_mouth(frame, 50.0)
+        if lost is None and near.any():
             lost = (frame.frame_index, frame.xy_mm[near][0].copy())
         if lost is not None and striker.any():
             lost_at, last_xy = lost
@@ -3126,12 +3130,10 @@ def striker_let_go_and_found_again(frames: Iterator[TrackFrame], within_mm: floa
     """The tracker lets the striker go into the north-east pocket once it comes `within_mm` of
     the pocket's centre on the board's last stroke, and follows it from the next look under a
     new track, lying at the mouth."""
-    centre = pocket_centre("NE")
     let_go: int | None = None
     for frame in frames:
-        striker = frame.class_id == STRIKER_CLASS
-        near = striker & (np.linalg.norm(frame.xy_mm - centre, axis=1) <= within_mm)
-        if let_go is None and near.any() and frame.frame_index > 200:
+        striker, near = striker_by_the_mouth(frame, within_mm)
+        if let_go is None and near.any():
             let_go = frame.frame_index
             state, pocket = frame.state.copy(), frame.pocket.copy()
             state[near], pocket[near] = int(TrackState.POCKETED), POCKETS.index("NE")
