@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM, pocket_distance_mm
-from vision.detections import CLASS_NAMES, Detections
+from vision.detections import CLASS_NAMES, STRIKER, Detections
 from vision.tracks import TrackFrame, TrackState
 
 # How far from where a followed piece lay its faint peak may be found: the peaks' error at a
@@ -61,7 +61,6 @@ CLEAR_OF_HOLE_MM = POCKET_RADIUS_MM + 0.5 * COIN_RADIUS_MM
 # 0.39; lost, its track went into the pocket, a foul that cost the board's result). Its faint
 # peak continues it, seen or lost a look or two before (a lost track is not yet gone), while
 # its centre lies on the surface, outside the hole's edge: one falling in is not read there.
-STRIKER = CLASS_NAMES.index("striker")
 STRIKER_AT_MOUTH_MM = POCKET_RADIUS_MM + STRIKER_RADIUS_MM
 STRIKER_MIN_SCORE = 0.3
 
@@ -78,12 +77,13 @@ def continued(
     in_view = np.isin(followed.state, (int(TrackState.AT_REST), int(TrackState.MOVING)))
     slowing = in_view & (speed <= SLOW_MM_S)
     lying = slowing & np.isin(followed.class_id, CONTINUED)
-    at_mouth = pocket_distance_mm(followed.xy_mm) <= AT_MOUTH_MM
+    to_pocket = pocket_distance_mm(followed.xy_mm)
+    at_mouth = to_pocket <= AT_MOUTH_MM
     settling_at_mouth = slowing & np.isin(followed.class_id, SETTLING_AT_MOUTH) & at_mouth
     striker_at_mouth = (
         (slowing | (followed.state == int(TrackState.OCCLUDED)))
         & (followed.class_id == STRIKER)
-        & (pocket_distance_mm(followed.xy_mm) <= STRIKER_AT_MOUTH_MM)
+        & (to_pocket <= STRIKER_AT_MOUTH_MM)
     )
     if not (lying | settling_at_mouth | striker_at_mouth).any():
         return detections
