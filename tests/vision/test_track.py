@@ -420,3 +420,27 @@ def test_a_striker_lying_still_is_not_taken_to_a_striker_seen_past_the_surface_e
     flight = [[*REST, (STRIKER, (250.0 + 90.0 * k, -138.0))] for k in range(1, 4)]
     out = run(Tracker(), [[*REST, (STRIKER, lying)]] * 5 + flight)
     assert id_at(out[-1], (520.0, -138.0)) == id_at(out[4], lying)
+
+
+def test_the_striker_read_as_a_coin_in_flight_is_not_a_coin_lost_long_before_found_far_off() -> None:
+    """Held-out video 77007 (`warm-lamp`, development data since): the dim striker flying
+    into a corner, read as a white there for one look, was taken for a white hidden under a
+    hand 480 mm away for a stroke, whose track was then lost at the mouth and ruled pocketed.
+    A white found far off with nothing moving there is the hidden one, carried."""
+    hidden = (-160.0, -100.0)
+    others = [(BLACK, (200.0, 200.0)), (WHITE, (-250.0, 250.0))]
+    flight = [(-100.0 + 60.0 * k, -30.0 - 40.0 * k) for k in range(1, 7)]
+    frames: Scene = [[*others, (WHITE, hidden)]] * 5 + [others] * 10
+    frames += [[*others, (STRIKER, xy)] for xy in flight[:-1]]
+    frames += [[*others, (WHITE, flight[-1])]] + [others] * 3 + [[*others, (WHITE, hidden)]] * 3
+    out = run(Tracker(), frames)
+    white = id_at(out[4], hidden)
+    misread = len(frames) - 7
+    mine = out[misread].track_id == white
+    assert mine.any() and np.linalg.norm(out[misread].xy_mm[mine][0] - hidden) < 5.0
+    assert not np.any(out[misread + 3].state == int(TrackState.POCKETED))
+    assert id_at(out[-1], hidden) == white
+    # Nothing moving where it shows up: the hidden white, carried there under the hand.
+    frames = [[*others, (WHITE, hidden)]] * 5 + [others] * 10 + [[*others, (WHITE, flight[-1])]] * 3
+    out = run(Tracker(), frames)
+    assert id_at(out[-1], flight[-1]) == id_at(out[4], hidden)
