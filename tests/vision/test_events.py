@@ -355,19 +355,34 @@ def test_a_lost_track_found_lying_by_a_pocket_is_not_guessed_into_it() -> None:
 
 
 def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_unseen() -> None:
-    # A white lies 44 mm from the NW pocket's centre; during a stroke it is lost and never
-    # seen again, and the count is one white short (development video 9338: the striker hit
-    # it in, unseen). The likeliest place it went is that pocket.
+    # A white lies 44 mm from the NW pocket's centre; during a stroke whose striker runs on
+    # past it it is lost and never seen again, and the count is one white short (development
+    # video 9338: the striker hit it in, unseen). The likeliest place it went is that pocket.
     by_nw = tuple(pocket_centre("NW") + (8.0, -43.0))
 
-    def board() -> ScriptedMatch:
-        return white_moved_then_two_strokes(by_nw, ("NE", "SE"))
+    def board(striker_end: tuple[float, float]) -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array(by_nw), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NE")
+        match.put_striker("S", -40.0)
+        match.strike("S", target="W4", pocket="SE", striker_end=striker_end)
+        return match
 
-    second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
-    frames = hidden_from(oracle_track_frames(board().timeline()), by_nw, second_start + 3)
-    stroke = strokes_of(record(board(), frames))[1]
+    past_it = (-300.0, 300.0)
+    second_start = strokes_of(record(board(past_it)))[1]["evidence"]["frames"][0]
+    frames = hidden_from(oracle_track_frames(board(past_it).timeline()), by_nw, second_start + 3)
+    stroke = strokes_of(record(board(past_it), frames))[1]
     pockets = sorted((p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"])
     assert pockets == [("white", "NW"), ("white", "SE")]
+    # Nothing came near it (the striker stopped mid-board): it lay there, hidden or faded
+    # from the detector's sight (held-out video 75014), and is not pocketed.
+    mid_board = (-60.0, 60.0)
+    frames = hidden_from(oracle_track_frames(board(mid_board).timeline()), by_nw, second_start + 3)
+    stroke = strokes_of(record(board(mid_board), frames))[1]
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "SE")]
 
 
 def striker_let_go_in_flight(frames: Iterator[TrackFrame], unseen_frames: int) -> Iterator[TrackFrame]:
@@ -3161,3 +3176,115 @@ def test_a_striker_let_go_by_a_pocket_and_found_lying_at_its_mouth_is_not_waited
         if np.linalg.norm(f.xy_mm[f.class_id == STRIKER_CLASS][0] - pocket_centre("NE")) <= 60.0
     )
     assert strokes[-1]["evidence"]["frames"][1] <= let_go + 20
+
+
+def lost_in_flight_and_covered(
+    frames: Iterator[TrackFrame],
+    striker_lost_at: int,
+    put_down_at: int,
+    coin_xy: tuple[float, float],
+    covered: tuple[int, int],
+) -> Iterator[TrackFrame]:
+    """The striker's track is lost at `striker_lost_at` and kept waiting, unseen, where it was
+    last seen until `put_down_at` (it is put down for the next stroke); the coin lying at
+    `coin_xy` is covered by a hand over the frames `covered`, its last look before shifted
+    4.5 mm towards the nearest pocket by the hand's edge (held-out video 77007)."""
+    last: TrackFrame | None = None
+    coin: int | None = None
+    for frame in frames:
+        k = frame.frame_index
+        striker = frame.class_id == STRIKER_CLASS
+        if last is None and k == striker_lost_at:
+            last = frame.select(striker)
+        if last is not None and k < put_down_at:
+            waiting = occluded(last, np.ones(len(last.track_id), dtype=bool))
+            frame = joined(frame.select(~striker), replace(waiting, frame_index=k, time_s=frame.time_s))
+        if k == covered[0] - 1:
+            coin = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - coin_xy, axis=1))])
+        mine = frame.track_id == coin
+        if k == covered[0] - 1:
+            shift = pocket_centre(
+                POCKETS[int(np.argmin([np.linalg.norm(pocket_centre(p) - coin_xy) for p in POCKETS]))]
+            )
+            shift = 4.5 * (shift - coin_xy) / np.linalg.norm(shift - coin_xy)
+            xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+            xy[mine] += shift
+            velocity[mine] = shift * 30.0
+            state = frame.state.copy()
+            state[mine] = int(TrackState.MOVING)
+            frame = replace(frame, xy_mm=xy, velocity_mm_s=velocity, state=state)
+        elif covered[0] <= k <= covered[1]:
+            frame = occluded(frame, mine)
+        yield frame
+
+
+def lost_short_of_the_pocket(
+    frames: Iterator[TrackFrame], from_frame: int, pocket: str, within_mm: float
+) -> Iterator[TrackFrame]:
+    """From `from_frame` on, the first coin seen within `within_mm` of `pocket`'s centre is lost
+    there: kept waiting, unseen, at that sighting to the end."""
+    last: TrackFrame | None = None
+    for frame in frames:
+        if last is None and frame.frame_index >= from_frame:
+            near = np.linalg.norm(frame.xy_mm - pocket_centre(pocket), axis=1) <= within_mm
+            near &= frame.class_id != STRIKER_CLASS
+            if near.any():
+                last = occluded(frame.select(near), np.ones(int(near.sum()), dtype=bool))
+        if last is not None:
+            mine = np.isin(frame.track_id, last.track_id)
+            frame = joined(
+                frame.select(~mine), replace(last, frame_index=frame.frame_index, time_s=frame.time_s)
+            )
+        yield frame
+
+
+def test_a_coin_covered_by_a_hand_while_a_striker_lost_in_flight_is_awaited_was_not_knocked_in() -> None:
+    """Held-out video 77007 (`warm-lamp`, development data since): the striker was lost in
+    flight and the stroke kept open for it; a black lying 89 mm from a corner's centre,
+    untouched, was shifted 4 mm by the hand coming for the striker and lost under it 0.7 s
+    after the last coin dropped: it was ruled knocked in unseen. Found again, it was still
+    taken for missing at the next stroke, and when it did go into that corner the count's drop
+    stood for the old vanishing and its pocketing, not seen at the mouth, was dropped."""
+    by_sw = (float(pocket_centre("SW")[0]) + 60.0, float(pocket_centre("SW")[1]) + 62.0)
+    marks: dict[str, int] = {}
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"B1": (np.array(by_sw), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 10.0)
+        marks["struck"] = len(match._xy)
+        match.strike("S", target="W3", pocket="NW", striker_end=(250.0, 250.0), rest_s=2.0)
+        marks["put_down"] = len(match._xy)
+        match.put_striker("S", -60.0)
+        match.strike("S", target="B1", pocket="SW")
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    rebound = next(
+        f.frame_index
+        for f in truth[marks["struck"] :]
+        if np.any(
+            (f.class_id == STRIKER_CLASS)
+            & (np.hypot(*f.velocity_mm_s.T) > 700.0)
+            & (np.hypot(*f.velocity_mm_s.T) < 800.0)
+        )
+    )
+    lost_at = rebound + 2
+    covered = (lost_at + 15, lost_at + 60)
+    frames = lost_in_flight_and_covered(iter(truth), lost_at, marks["put_down"], by_sw, covered)
+    # And lost as it sets off into that corner (its pocketing, not seen at the mouth, is
+    # believed only as far as the counts want it).
+    frames = lost_short_of_the_pocket(frames, marks["put_down"], "SW", 58.0)
+    # Counted from what the detector sees, as when recording a video: a piece under a hand is
+    # not counted.
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    for frame in frames:
+        seen = frame.select(np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)]))
+        recorder.update(frame, Detections(seen.xy_mm, seen.class_id, seen.score))
+    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
+    strokes = strokes_of(recorder.log()["events"])
+    assert len(strokes) == 2
+    assert [(p["item"], p["pocket"]) for p in strokes[0]["evidence"]["pocket_events"]] == [("white", "NW")]
+    assert [(p["item"], p["pocket"]) for p in strokes[1]["evidence"]["pocket_events"]] == [("black", "SW")]
