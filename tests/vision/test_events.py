@@ -3288,3 +3288,51 @@ def test_a_coin_covered_by_a_hand_while_a_striker_lost_in_flight_is_awaited_was_
     assert len(strokes) == 2
     assert [(p["item"], p["pocket"]) for p in strokes[0]["evidence"]["pocket_events"]] == [("white", "NW")]
     assert [(p["item"], p["pocket"]) for p in strokes[1]["evidence"]["pocket_events"]] == [("black", "SW")]
+
+
+def test_a_striker_lost_as_it_rolls_to_rest_and_read_there_as_a_white_does_not_undo_a_white_pocketed() -> (
+    None
+):
+    """Held-out video 77007 (`warm-lamp`, development data since): the striker, lost as it came
+    off the cushion, rolled on unseen and came to rest 37 mm from its last sighting, where the
+    detector read it as a white at 0.41 to 0.44 look after look; counted as a white, it made
+    the white it had sent into a corner look still on the board, and the pocketing was
+    dropped. A coin's spot found only faintly within a striker's width of where the lost
+    striker was last seen, where no coin of its colour lay at the strike, is the striker."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 10.0)
+        match.strike("S", target="W3", pocket="NW", picked_up=False, striker_end=(-150.0, 60.0), rest_s=0.0)
+        match.move({"S": (np.array([-150.0, -20.0]), 300.0)})  # rolling on, slowing
+        match.wait(1.0)
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    striker_track = next(
+        int(f.track_id[f.class_id == STRIKER_CLASS][0]) for f in truth if STRIKER_CLASS in f.class_id
+    )
+    rest_xy = truth[-1].xy_mm[truth[-1].track_id == striker_track][0]
+    lost_at = max(
+        k
+        for k, f in enumerate(truth)
+        if striker_track in f.track_id
+        and np.linalg.norm(f.xy_mm[f.track_id == striker_track][0] - rest_xy) >= 30.0
+    )
+    last_seen = truth[lost_at].xy_mm[truth[lost_at].track_id == striker_track][0].copy()
+    assert 30.0 <= float(np.linalg.norm(last_seen - rest_xy)) <= 40.0
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    for k, frame in enumerate(truth):
+        on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+        classes, scores = frame.class_id.copy(), frame.score.copy()
+        if k > lost_at:
+            lost = frame.track_id == striker_track
+            classes[lost], scores[lost] = CLASS_NAMES.index("white"), 0.42  # the detector's reading
+            xy = frame.xy_mm.copy()
+            xy[lost] = last_seen  # the tracker keeps the track waiting where it was last seen
+            frame = occluded(replace(frame, xy_mm=xy), lost)
+        recorder.update(frame, Detections(truth[k].xy_mm[on], classes[on], scores[on]))
+    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
+    (stroke,) = strokes_of(recorder.log()["events"])
+    assert stroke["pocketed"] == ["white"]

@@ -66,7 +66,7 @@ from vision.events.departures import (
 )
 from vision.events.pocket_watch import Drop, PocketWatch
 from vision.events.reconcile import reconcile_departures
-from vision.events.rest_counts import RestCounter
+from vision.events.rest_counts import SAME_DISC_MM, RestCounter
 from vision.events.seats import side_of
 from vision.tracks import TrackFrame, TrackState
 
@@ -243,7 +243,11 @@ class _CountsThen:
     from is ever counted (counting every look cost a quarter of a millisecond a frame)."""
 
     def __init__(
-        self, window: RestCounter, pieces: dict[int, Piece], striker_mm: np.ndarray | None = None
+        self,
+        window: RestCounter,
+        pieces: dict[int, Piece],
+        striker_mm: np.ndarray | None = None,
+        striker_lies_mm: np.ndarray | None = None,
     ) -> None:
         # The looks at rest when the caller has detections, else the tracks themselves.
         self._window = None if window.empty else window.snapshot()
@@ -253,6 +257,9 @@ class _CountsThen:
         # before is counted.
         self._tracks = pieces
         self._given_striker_mm = striker_mm
+        # Where the striker is known to lie, read as a coin: no coin lies there, whatever the
+        # looks saw of the striker before (`StrokeSegmenter._striker_settled_as_a_coin`).
+        self._striker_lies_mm = striker_lies_mm
 
     @functools.cached_property
     def _striker_mm(self) -> np.ndarray:
@@ -268,6 +275,8 @@ class _CountsThen:
     def counts(self) -> Counter[str]:
         if self._window is None:
             return carrommen_counts(self._pieces or {})
+        if self._striker_lies_mm is not None:
+            return Counter({item: len(self.lying(item)) for item in CARROMMEN})
         return self._window.counts(self._striker_mm)
 
     @functools.cached_property
@@ -275,6 +284,8 @@ class _CountsThen:
         """Of `counts`, the pieces only ever seen faintly (none when counted from tracks)."""
         if self._window is None:
             return Counter()
+        if self._striker_lies_mm is not None:
+            return Counter(item for item, _ in self.faint_pieces)
         return self._window.faint_counts(self._striker_mm)
 
     @functools.cached_property
@@ -282,7 +293,11 @@ class _CountsThen:
         """Where the pieces of `faint` lie, with their colours."""
         if self._window is None:
             return []
-        return [(item, xy) for item in CARROMMEN for xy in self._window.faint_pieces(item, self._striker_mm)]
+        return [
+            (item, xy)
+            for item in CARROMMEN
+            for xy in self._off_the_striker(self._window.faint_pieces(item, self._striker_mm))
+        ]
 
     def counted_at(self, item: str, xy_mm: np.ndarray) -> bool:
         """Whether `counts` includes a piece of `item` lying at `xy_mm` (a coin's width apart
@@ -293,7 +308,13 @@ class _CountsThen:
         """(N, 2) where the pieces of `item` that `counts` counts lie."""
         if self._window is None:
             return _tracks_mm(self._pieces or {}, (item,))
-        return self._window.pieces(item, self._striker_mm)
+        return self._off_the_striker(self._window.pieces(item, self._striker_mm))
+
+    def _off_the_striker(self, spots: np.ndarray) -> np.ndarray:
+        """`spots` less one where the striker is known to lie."""
+        if self._striker_lies_mm is None or not len(spots):
+            return spots
+        return spots[np.linalg.norm(spots - self._striker_lies_mm, axis=1) > SAME_DISC_MM]
 
     @functools.cached_property
     def placing_zone(self) -> Counter[str]:
@@ -303,6 +324,10 @@ class _CountsThen:
                 p.item
                 for p in (self._pieces or {}).values()
                 if p.on_board and p.item in CARROMMEN and float(np.hypot(*p.xy)) <= PLACING_ZONE_MM
+            )
+        if self._striker_lies_mm is not None:
+            return Counter(
+                {item: int(np.sum(np.hypot(*self.lying(item).T) <= PLACING_ZONE_MM)) for item in CARROMMEN}
             )
         return self._window.counts_within(PLACING_ZONE_MM, self._striker_mm)
 
@@ -409,11 +434,13 @@ class StrokeSegmenter:
             p.state == int(TrackState.MOVING) and p.speed_mm_s > fast for p in self.pieces.values()
         )
 
-    def _counts_then(self, striker_mm: np.ndarray | None = None) -> _CountsThen:
+    def _counts_then(
+        self, striker_mm: np.ndarray | None = None, striker_lies_mm: np.ndarray | None = None
+    ) -> _CountsThen:
         """The carrommen on the board now, by item: the pieces the recent looks show lying still
         (one hidden under a hand is not counted: a drop in the count that nothing saw leave is
         not believed, see `_close`); from the tracks alone when no detections are given."""
-        return _CountsThen(self._rest_counter, self.pieces, striker_mm)
+        return _CountsThen(self._rest_counter, self.pieces, striker_mm, striker_lies_mm)
 
     def _lying_now(self, snapshot: dict[int, Piece], time_s: float) -> list[tuple[float, float]]:
         """Where the carrommen of `snapshot` lie: those seen, and those a hand has just hidden
@@ -1503,6 +1530,35 @@ class StrokeSegmenter:
                     return True
         return False
 
+    def _striker_lost_at(self, stroke: _Stroke) -> np.ndarray:
+        """(N, 2) where the striker was last seen during `stroke`, when no striker is in view now
+        (none when one is)."""
+        strikers = [p for p in self.pieces.values() if p.item == "striker" and p.on_board]
+        if any(p.state != int(TrackState.OCCLUDED) for p in strikers):
+            return np.zeros((0, 2))
+        seen = [stroke.last_seen[p.track_id][2] for p in strikers if p.track_id in stroke.last_seen]
+        return np.array(seen, dtype=float).reshape(-1, 2)
+
+    @staticmethod
+    def _striker_settled_as_a_coin(
+        stroke: _Stroke, counted: _CountsThen, striker_lost_at: np.ndarray
+    ) -> np.ndarray | None:
+        """Where the striker lies read as a coin, its track lost (`striker_lost_at`: where it
+        was last seen, with no striker in view now): a spot only ever seen faintly within
+        `STRIKER_SETTLED_WITHIN_MM` of there, where no coin of that colour lay at the strike
+        (held-out video 77007, `warm-lamp`, development data since: the striker, lost as it
+        came off the cushion, came to rest 37 mm from its last sighting and was read there as a
+        white at 0.41 to 0.44; the white it had sent into a corner was dropped, the counts still
+        finding as many whites as before)."""
+        if not len(striker_lost_at):
+            return None
+        for item, xy in counted.faint_pieces:
+            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            by_striker = near_any(xy, striker_lost_at, STRIKER_SETTLED_WITHIN_MM)
+            if by_striker and not near_any(xy, lay, COIN_RADIUS_MM):
+                return np.asarray(xy, dtype=float)
+        return None
+
     def _note_striker_rest(self, stroke: _Stroke, piece: Piece) -> None:
         """Note where the striker first came to rest during the stroke, away from where it was
         struck from (`_put_down_since_rest`)."""
@@ -1830,9 +1886,13 @@ class StrokeSegmenter:
         # Where the striker's track lies before lost tracks are let go: one lost while moving
         # may be lying there read as a coin.
         striker_mm = _tracks_mm(self.pieces, ("striker",))
+        striker_lost_at = self._striker_lost_at(stroke)
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
         counted = self._counts_then(striker_mm)
+        settled_as_a_coin = self._striker_settled_as_a_coin(stroke, counted, striker_lost_at)
+        if settled_as_a_coin is not None:
+            counted = self._counts_then(striker_mm, settled_as_a_coin)
         after = counted.counts
         # Pieces that appeared once the board was still are being put back already (a due,
         # or a piece returned after going overboard): not part of this stroke's outcome. They
