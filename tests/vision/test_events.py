@@ -3336,3 +3336,58 @@ def test_a_striker_lost_as_it_rolls_to_rest_and_read_there_as_a_white_does_not_u
     recorder.finish(truth[-1].frame_index, truth[-1].time_s)
     (stroke,) = strokes_of(recorder.log()["events"])
     assert stroke["pocketed"] == ["white"]
+
+
+def with_a_false_striker_on_and_off(
+    frames: Iterator[TrackFrame],
+    xy: tuple[float, float],
+    first: int,
+    last: int,
+    striker_hidden: tuple[int, int],
+) -> Iterator[TrackFrame]:
+    """From `first` to `last` a false striker lying still at `xy` is seen every other look
+    under a track of its own (a print by a corner read faintly as the striker); the striker
+    itself goes unseen over the frames `striker_hidden`, its track kept waiting where it was
+    last seen."""
+    waiting: TrackFrame | None = None
+    for frame in frames:
+        k = frame.frame_index
+        striker = frame.class_id == STRIKER_CLASS
+        if striker_hidden[0] <= k <= striker_hidden[1]:
+            if waiting is None:
+                waiting = occluded(frame.select(striker), np.ones(int(striker.sum()), dtype=bool))
+            frame = joined(frame.select(~striker), replace(waiting, frame_index=k, time_s=frame.time_s))
+        if first <= k <= last and (k - first) % 2 == 0:
+            false = TrackFrame(
+                k, frame.time_s, np.array([50_000]), np.array([STRIKER_CLASS]), np.array([xy], dtype=float),
+                np.zeros((1, 2)), np.array([int(TrackState.AT_REST)]), np.array([-1]), np.array([0.3]),
+            )  # fmt: skip
+            frame = joined(frame, false)
+        yield frame
+
+
+def test_a_false_striker_seen_on_and_off_by_a_corner_is_not_the_striker_struck_unseen() -> None:
+    """Held-out video 77001 (`worn`, development data since): while the striker was slid along
+    its base line under a hand (seen at the start, then not, the hand shifting a coin), a
+    false striker printed by a corner, under a second striker track, was seen on and off; seen
+    again far from where the striker had rested, it was taken for the striker struck unseen,
+    and a stroke was recorded that was never played."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 100.0)
+    spot = match.xy[match.index("S")] + [-200.0, 0.0]
+    coin = match.xy[match.index("W5")].copy()
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    match.move({"W5": (coin + [0.0, -12.0], 40.0)})  # the hand coming over it shifts a coin
+    slide = len(match._xy)
+    match.move({"S": (spot, 600.0)})
+    slid = len(match._xy)
+    match.hands = ()
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+    corner = (float(pocket_centre("NW")[0]) + 27.0, float(pocket_centre("NW")[1]) - 6.0)
+    frames = with_a_false_striker_on_and_off(
+        oracle_track_frames(match.timeline()), corner, slide - 6, slid + 10, (slide, slid + 2)
+    )
+    strokes = strokes_of(record(match, frames))
+    assert [s["pocketed"] for s in strokes] == [["white"]]

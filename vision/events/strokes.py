@@ -856,6 +856,13 @@ class StrokeSegmenter:
         travelled = float(np.linalg.norm(striker.position - rest.xy))
         if travelled < 2 * cfg.strike_confirm_mm or not on_playing_surface(striker.position):
             return False  # not far, or a false striker on the frame's wood (`_confirm_or_cancel`)
+        if self._lay_here_before(striker):
+            # Seen last lying still where it is seen now: not the striker that rested, struck
+            # unseen, which would be found somewhere new (held-out video 77001, `worn`,
+            # development data since: a false striker printed by a corner, under a second
+            # striker track, seen on and off while the striker was slid along its base line
+            # under a hand, was taken for the striker struck unseen there).
+            return False
         seat = self._struck_from(rest)
         if seat is None:
             return False
