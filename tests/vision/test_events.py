@@ -3391,3 +3391,53 @@ def test_a_false_striker_seen_on_and_off_by_a_corner_is_not_the_striker_struck_u
     )
     strokes = strokes_of(record(match, frames))
     assert [s["pocketed"] for s in strokes] == [["white"]]
+
+
+def test_a_striker_lying_in_view_after_does_not_take_away_a_white_seen_in_the_hole() -> None:
+    """Held-out video 71001 (`phone`, development data since): the striker knocked a white lying
+    by a corner in, seen only over the hole as it fell (its track lost as it was struck), and
+    its dim track was let go into that corner; a white over the hole where the striker went
+    in is taken for the striker falling, and the white was lost, though the striker lay in
+    view 48 mm from the corner's centre when the board came to rest (so was not pocketed)."""
+    by_ne = tuple(pocket_centre("NE") + (-40.0, -15.0))
+    striker_end = tuple(pocket_centre("NE") + (-30.0, -38.0))
+    marks: dict[str, int] = {}
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.move({"W1": (np.array(by_ne), 400.0)})
+        match.wait(1.0)
+        match.put_striker("S", 60.0)
+        marks["struck"] = len(match._xy)
+        match.strike("S", target="W1", pocket="NE", striker_end=striker_end, picked_up=False)
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    w1 = int(
+        truth[marks["struck"]].track_id[
+            np.argmin(np.linalg.norm(truth[marks["struck"]].xy_mm - by_ne, axis=1))
+        ]
+    )
+    striker = int(truth[marks["struck"]].track_id[truth[marks["struck"]].class_id == STRIKER_CLASS][0])
+    knocked = next(
+        f.frame_index
+        for f in truth[marks["struck"] :]
+        if w1 in f.track_id and f.select(f.track_id == w1).velocity_mm_s.any()
+    )
+    let_go = knocked + 3
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    for frame in fake_pocketing(iter(truth), striker, let_go):
+        frame = frame.select(~((frame.track_id == w1) & (frame.frame_index >= knocked)))
+        seen = frame.select(np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)]))
+        if abs(frame.frame_index - knocked) <= 3:  # the dim striker, unseen as it strikes
+            seen = seen.select(seen.class_id != STRIKER_CLASS)
+        in_hole = (
+            Detections(pocket_centre("NE")[None, :], np.array([CLASS_NAMES.index("white")]), np.array([0.6]))
+            if knocked + 1 <= frame.frame_index <= knocked + 2
+            else None
+        )
+        recorder.update(frame, Detections(seen.xy_mm, seen.class_id, seen.score), in_hole)
+    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
+    (stroke,) = strokes_of(recorder.log()["events"])
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "NE")]
