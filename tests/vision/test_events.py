@@ -3178,6 +3178,29 @@ def test_a_striker_let_go_by_a_pocket_and_found_lying_at_its_mouth_is_not_waited
     assert strokes[-1]["evidence"]["frames"][1] <= let_go + 20
 
 
+def strokes_seen(
+    frames: Iterator[TrackFrame],
+    unseen: Callable[[TrackFrame], int | None] = lambda frame: None,
+    over_holes: Callable[[TrackFrame], Detections | None] = lambda frame: None,
+) -> list[dict]:
+    """The strokes recorded from `frames` with the detector's looks given too, as when
+    recording a video (counts at rest from what is seen: a piece under a hand is not
+    counted): every piece in view is detected, but for the class `unseen` names, and
+    `over_holes` says what is seen over the pockets' holes."""
+    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+    last = None
+    for frame in frames:
+        seen = frame.select(np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)]))
+        hidden = unseen(frame)
+        if hidden is not None:
+            seen = seen.select(seen.class_id != hidden)
+        recorder.update(frame, Detections(seen.xy_mm, seen.class_id, seen.score), over_holes(frame))
+        last = frame
+    assert last is not None
+    recorder.finish(last.frame_index, last.time_s)
+    return strokes_of(recorder.log()["events"])
+
+
 def lost_in_flight_and_covered(
     frames: Iterator[TrackFrame],
     striker_lost_at: int,
@@ -3277,14 +3300,7 @@ def test_a_coin_covered_by_a_hand_while_a_striker_lost_in_flight_is_awaited_was_
     # And lost as it sets off into that corner (its pocketing, not seen at the mouth, is
     # believed only as far as the counts want it).
     frames = lost_short_of_the_pocket(frames, marks["put_down"], "SW", 58.0)
-    # Counted from what the detector sees, as when recording a video: a piece under a hand is
-    # not counted.
-    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
-    for frame in frames:
-        seen = frame.select(np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)]))
-        recorder.update(frame, Detections(seen.xy_mm, seen.class_id, seen.score))
-    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
-    strokes = strokes_of(recorder.log()["events"])
+    strokes = strokes_seen(frames)
     assert len(strokes) == 2
     assert [(p["item"], p["pocket"]) for p in strokes[0]["evidence"]["pocket_events"]] == [("white", "NW")]
     assert [(p["item"], p["pocket"]) for p in strokes[1]["evidence"]["pocket_events"]] == [("black", "SW")]
@@ -3426,18 +3442,17 @@ def test_a_striker_lying_in_view_after_does_not_take_away_a_white_seen_in_the_ho
         if w1 in f.track_id and f.select(f.track_id == w1).velocity_mm_s.any()
     )
     let_go = knocked + 3
-    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
-    for frame in fake_pocketing(iter(truth), striker, let_go):
-        frame = frame.select(~((frame.track_id == w1) & (frame.frame_index >= knocked)))
-        seen = frame.select(np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)]))
-        if abs(frame.frame_index - knocked) <= 3:  # the dim striker, unseen as it strikes
-            seen = seen.select(seen.class_id != STRIKER_CLASS)
-        in_hole = (
-            Detections(pocket_centre("NE")[None, :], np.array([CLASS_NAMES.index("white")]), np.array([0.6]))
-            if knocked + 1 <= frame.frame_index <= knocked + 2
-            else None
-        )
-        recorder.update(frame, Detections(seen.xy_mm, seen.class_id, seen.score), in_hole)
-    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
-    (stroke,) = strokes_of(recorder.log()["events"])
+    frames = (
+        f.select(~((f.track_id == w1) & (f.frame_index >= knocked)))
+        for f in fake_pocketing(iter(truth), striker, let_go)
+    )
+    in_hole = Detections(
+        pocket_centre("NE")[None, :], np.array([CLASS_NAMES.index("white")]), np.array([0.6])
+    )
+    (stroke,) = strokes_seen(
+        frames,
+        # the dim striker, unseen as it strikes
+        unseen=lambda f: STRIKER_CLASS if abs(f.frame_index - knocked) <= 3 else None,
+        over_holes=lambda f: in_hole if knocked + 1 <= f.frame_index <= knocked + 2 else None,
+    )
     assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "NE")]

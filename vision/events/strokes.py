@@ -1526,7 +1526,7 @@ class StrokeSegmenter:
         for item in CARROMMEN:
             if seen_after[item] <= stroke.counts_before[item]:
                 continue
-            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            lay = _lying_at_strike(stroke, item)
             for xy in counted.lying(item):
                 from_centre = float(np.linalg.norm(xy - centre))
                 if (
@@ -1560,7 +1560,7 @@ class StrokeSegmenter:
         if not len(striker_lost_at):
             return None
         for item, xy in counted.faint_pieces:
-            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            lay = _lying_at_strike(stroke, item)
             by_striker = near_any(xy, striker_lost_at, STRIKER_SETTLED_WITHIN_MM)
             if by_striker and not near_any(xy, lay, COIN_RADIUS_MM):
                 return np.asarray(xy, dtype=float)
@@ -1746,21 +1746,20 @@ class StrokeSegmenter:
         development data since): a black lying against the cushion 39 mm from a corner's
         centre, read at 0.2 to 0.4, faded from sight as the queen ran past it into that
         corner 55 mm off, and was ruled pocketed with her."""
-        then = stroke.snapshot.get(track_id)
-        if then is None or float(np.hypot(then.xy[0] - xy[0], then.xy[1] - xy[1])) > COIN_RADIUS_MM:
+        if not self._lay_there_at_strike(stroke, track_id, xy, COIN_RADIUS_MM):
             return False
         others = [t for tid, t in stroke.moved_s.items() if tid != track_id]
         if time_s - max(others, default=stroke.start_time_s) >= self.config.settle_s:
             return True
-        return not _runs_came_near(stroke, then.xy, track_id)
+        return not _runs_came_near(stroke, stroke.snapshot[track_id].xy, track_id)
 
-    def _lay_there_at_strike(self, stroke: _Stroke, track_id: int, xy: tuple[float, float]) -> bool:
-        """Whether the track lay within `still_mm` of `xy` at the strike."""
+    def _lay_there_at_strike(
+        self, stroke: _Stroke, track_id: int, xy: tuple[float, float], within_mm: float | None = None
+    ) -> bool:
+        """Whether the track lay within `within_mm` (default `still_mm`) of `xy` at the strike."""
         then = stroke.snapshot.get(track_id)
-        return (
-            then is not None
-            and float(np.hypot(then.xy[0] - xy[0], then.xy[1] - xy[1])) <= self.config.still_mm
-        )
+        limit = self.config.still_mm if within_mm is None else within_mm
+        return then is not None and float(np.hypot(then.xy[0] - xy[0], then.xy[1] - xy[1])) <= limit
 
     def _jumped_unseen(self, stroke: _Stroke, gone: dict[str, int]) -> list[ItemEvent]:
         """Overboard events for carrommen gone unseen, each where a piece of its colour lay at
@@ -1839,7 +1838,7 @@ class StrokeSegmenter:
         for item, xy in counted.faint_pieces:
             if float(pocket_distance_mm(xy)[0]) > FAINT_AT_MOUTH_MM:
                 continue
-            lay = np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
+            lay = _lying_at_strike(stroke, item)
             if not near_any(xy, lay, COIN_RADIUS_MM):
                 out.append((item, nearest_pocket(xy)))
         return out
@@ -2082,6 +2081,11 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _lying_at_strike(stroke: _Stroke, item: str) -> np.ndarray:
+    """(N, 2) where the pieces of `item` lay at the strike."""
+    return np.array([p.xy for p in stroke.snapshot.values() if p.item == item]).reshape(-1, 2)
 
 
 def _moved(stroke: _Stroke, track_id: int, time_s: float) -> None:
