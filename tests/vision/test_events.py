@@ -323,6 +323,17 @@ def handed_to_a_ghost(
         yield frame
 
 
+def coin_moved_and_striker_put(coin: str, spot: tuple[float, float], along: float) -> ScriptedMatch:
+    """A new board with `coin` pushed to `spot`, and South's striker put down `along` its base
+    line, ready to strike."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.move({coin: (np.array(spot), 400.0)})
+    match.wait(1.0)
+    match.put_striker("S", along)
+    return match
+
+
 def white_moved_then_two_strokes(w1_at: tuple[float, float], pockets: tuple[str, str]) -> ScriptedMatch:
     """W1 is pushed to `w1_at`; South then pockets W3 and W4 into `pockets`, one stroke each."""
     match = ScriptedMatch()
@@ -361,11 +372,7 @@ def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_uns
     by_nw = tuple(pocket_centre("NW") + (8.0, -43.0))
 
     def board(striker_end: tuple[float, float]) -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.move({"W1": (np.array(by_nw), 400.0)})
-        match.wait(1.0)
-        match.put_striker("S", 10.0)
+        match = coin_moved_and_striker_put("W1", by_nw, 10.0)
         match.strike("S", target="W3", pocket="NE")
         match.put_striker("S", -40.0)
         match.strike("S", target="W4", pocket="SE", striker_end=striker_end)
@@ -3272,11 +3279,7 @@ def test_a_coin_covered_by_a_hand_while_a_striker_lost_in_flight_is_awaited_was_
     marks: dict[str, int] = {}
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.move({"B1": (np.array(by_sw), 400.0)})
-        match.wait(1.0)
-        match.put_striker("S", 10.0)
+        match = coin_moved_and_striker_put("B1", by_sw, 10.0)
         marks["struck"] = len(match._xy)
         match.strike("S", target="W3", pocket="NW", striker_end=(250.0, 250.0), rest_s=2.0)
         marks["put_down"] = len(match._xy)
@@ -3420,11 +3423,7 @@ def test_a_striker_lying_in_view_after_does_not_take_away_a_white_seen_in_the_ho
     marks: dict[str, int] = {}
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.move({"W1": (np.array(by_ne), 400.0)})
-        match.wait(1.0)
-        match.put_striker("S", 60.0)
+        match = coin_moved_and_striker_put("W1", by_ne, 60.0)
         marks["struck"] = len(match._xy)
         match.strike("S", target="W1", pocket="NE", striker_end=striker_end, picked_up=False)
         return match
