@@ -561,6 +561,49 @@ def test_a_striker_last_seen_sliding_onto_the_base_line_and_hidden_under_the_aim
     assert [(e["evidence"]["seat"], e["pocketed"]) for e in strokes] == [("S", []), ("N", ["black"])]
 
 
+def striker_jittering_between(
+    frames: Iterator[TrackFrame], first: int, last: int, offsets_mm: list[tuple[float, float]]
+) -> Iterator[TrackFrame]:
+    """From `first` to `last` the striker, lying still half hidden under the aiming hand, is
+    found `offsets_mm` off its place look after look (in turn) and read moving between looks."""
+    previous: np.ndarray | None = None
+    for frame in frames:
+        if first <= frame.frame_index <= last:
+            which = frame.class_id == STRIKER_CLASS
+            xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
+            xy[which] += offsets_mm[(frame.frame_index - first) % len(offsets_mm)]
+            if previous is not None:
+                velocity[which] = (xy[which] - previous) * 30.0
+            previous = xy[which].copy()
+            state[which] = int(TrackState.MOVING)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy, velocity, state,
+                frame.pocket, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_striker_half_hidden_under_the_aiming_hand_and_never_read_still_is_struck() -> None:
+    # South misses; North's hand carries the striker to its base line, hidden under the hand
+    # from mid-carry until it has lain there a while, then seen half hidden for 0.2 s, each
+    # look 3 or 4 mm off the one before (read at 85 to 110 mm/s, never at rest), and struck
+    # (held-out video 78009, `warm-lamp`, development data since: the stroke and the black it
+    # pocketed were lost).
+    def strokes(offsets_mm: list[tuple[float, float]]) -> list[tuple[str, list[str]]]:
+        match = south_misses_leaving_the_striker_at((100.0, 100.0))
+        carried = len(match._xy) // match.oversample
+        match.move({"S": (np.array([30.0, BASE_LINE_MID_MM]), 600.0)})
+        match.wait(0.5)
+        struck = len(match._xy) // match.oversample
+        match.strike("N", target="B3", pocket="SW")
+        frames = striker_occluded_between(oracle_track_frames(match.timeline()), carried + 5, struck - 8)
+        frames = striker_jittering_between(frames, struck - 7, struck - 1, offsets_mm)
+        return [(e["evidence"]["seat"], e["pocketed"]) for e in strokes_of(record(match, frames))]
+
+    jitter = [(0.0, 0.0), (3.0, 2.0), (4.0, -1.0), (1.0, 1.0), (3.0, 3.0), (2.0, 0.0), (0.0, 1.0)]
+    assert strokes(jitter) == [("S", []), ("N", ["black"])]
+
+
 def renamed_from(frames: Iterator[TrackFrame], at_frame: int) -> Iterator[TrackFrame]:
     """The tracker loses every moving piece at `at_frame` and finds each again under a new
     id (the struck coin and the striker picked up again after a blurred frame or a swap)."""

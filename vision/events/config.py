@@ -30,6 +30,12 @@ class EventConfig:
     # is struck: it lies still (within `still_mm` of one spot) at least this long. A hand
     # lifting it to carry it off pauses it for a frame or two at most, then moves it fast.
     aim_s: float = 0.15
+    # A striker half hidden under the aiming hand is found a few mm off its place from look to
+    # look, and so read moving at up to ~150 mm/s while it lies still (held-out video 78009,
+    # `warm-lamp`, development data since: 7 mm apart at scores of 0.4 to 0.5, never read at
+    # rest, and its stroke was lost). Every sighting of an aim's time within this of the
+    # latest is a striker let go; a hand sliding it moves it further in that time.
+    aim_jitter_mm: float = 8.0
     # A striker out of sight at most this long and found far from its base line was struck
     # unseen (blurred out for its whole run).
     unseen_strike_s: float = 1.5

@@ -119,6 +119,8 @@ TOUCH_FRAMES = 3
 STRIKER_UNSEEN_FLIGHT_S = 1.0
 # A piece last seen this long before the striker was seen moving was in view at the strike.
 STRIKE_LOOKBACK_S = 0.1
+# Enough of the striker's latest sightings to cover two aims' time at every frame.
+STRIKER_SIGHTINGS_KEPT = 16
 # A striker first seen in flight is traced back along it this far, in these steps, to the base
 # band it was struck from: a strike's first 0.4 s cover 300 mm or more, past where a dim
 # striker is found again.
@@ -397,6 +399,8 @@ class StrokeSegmenter:
         # The tracks' sightings before their last (a dim striker in flight is seen in looks a
         # few frames apart: `_flight_strike`; so is a coin struck unseen: `_struck_unseen`).
         self._seen_before: dict[int, Piece] = {}
+        # The striker's latest sightings, under whatever track (`_lay_still_jittering`).
+        self._striker_sightings: deque[Piece] = deque(maxlen=STRIKER_SIGHTINGS_KEPT)
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
         # The seats players sit at, once known (None: any seat may strike, as before the first
@@ -491,6 +495,7 @@ class StrokeSegmenter:
                 self._last_visible_piece[piece.track_id] = piece
                 if piece.item == "striker":
                     self._striker_seen_s = piece.time_s
+                    self._striker_sightings.append(piece)
         if self._stroke is None:
             # Departures between strokes are kept a moment: a strike the detector never saw
             # (the striker blurred out for its whole run) is recognised only afterwards.
@@ -655,7 +660,9 @@ class StrokeSegmenter:
             # time after such a look, it was put down), or it is the first look after a long
             # while unseen, whose speed says nothing (development video 69017: a dim striker
             # found where it was aimed, read at 68 mm/s across a second unseen).
-            let_go = fastest.state == int(TrackState.AT_REST) or after_gap
+            let_go = (
+                fastest.state == int(TrackState.AT_REST) or after_gap or self._lay_still_jittering(fastest)
+            )
             brought = (slow or glimpsed) and (
                 fastest.track_id != tid or moved > cfg.reposition_mm or aimed or nudged
             )
@@ -714,6 +721,21 @@ class StrokeSegmenter:
             for tid, p in self._last_visible_piece.items()
             if tid in self.pieces and frame.time_s - p.time_s <= STRIKE_LOOKBACK_S
         }
+
+    def _lay_still_jittering(self, striker: Piece) -> bool:
+        """Whether the striker, read moving, has lain still for an aim's time: seen in at least
+        three looks since, the first of them at least `aim_s` back, all within the jitter of a
+        half-hidden striker's detections of where it is now."""
+        cfg = self.config
+        recent = [
+            p
+            for p in self._striker_sightings
+            if p.track_id == striker.track_id and striker.time_s - p.time_s <= 2.0 * cfg.aim_s
+        ]
+        if len(recent) < 3 or striker.time_s - recent[0].time_s < cfg.aim_s - TIME_EPSILON_S:
+            return False
+        here = np.asarray(striker.xy)
+        return all(float(np.linalg.norm(np.asarray(p.xy) - here)) <= cfg.aim_jitter_mm for p in recent)
 
     def _in_a_carrying_hand(self, striker: Piece) -> bool:
         """Whether a slow sighting of the striker, not seen in the look before, lies where a
