@@ -256,6 +256,82 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     assert len(stroke["evidence"]["dropped_pocket_events"]) == 1
 
 
+def break_with_a_coin_bouncing_out_of_a_corner() -> tuple[ScriptedMatch, int]:
+    """A break from South: W9 runs to the west cushion at 1 m/s and flies off over it, while W8
+    runs at the NW corner at 1.2 m/s, strikes the cushions 83 mm from the pocket's centre and
+    bounces back out. The frame where W9 leaves and W8 turns."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 0.0)
+    match.move({"S": (np.array([0.0, -62.0 - 36.0]), 2500.0)})
+    match.move({"W8": (np.array([-300.0, 280.0]), 1200.0), "W9": (np.array([-330.0, -31.0]), 950.0)})
+    w9 = match.index("W9")
+    match.state[w9] = int(ObjectState.OFF_BOARD)
+    match.xy[w9] = np.nan
+    turn = len(match._xy) // match.oversample
+    match.move({"W8": (np.array([-200.0, 180.0]), 600.0)})
+    match.wait(1.0)
+    return match, turn
+
+
+def vanish_near(
+    frames: Iterator[TrackFrame], near_mm: tuple[float, float], find_at: int, from_frame: int
+) -> Iterator[TrackFrame]:
+    """The tracker drops the piece lying nearest `near_mm` at `find_at` (no pocket, no cause)
+    from `from_frame` on."""
+    track = None
+    for frame in frames:
+        if frame.frame_index == find_at:
+            track = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+        if track is not None and frame.frame_index >= from_frame:
+            frame = frame.select(frame.track_id != track)
+        yield frame
+
+
+def lost_into_a_pocket_and_back(
+    frames: Iterator[TrackFrame], near_mm: tuple[float, float], at_frame: int, pocket: str
+) -> Iterator[TrackFrame]:
+    """The tracker loses the piece lying nearest `near_mm` at `at_frame`, two frames unseen
+    then taken into `pocket`, and finds it again under a new id three frames after that."""
+    track = None
+    for frame in frames:
+        if frame.frame_index == at_frame:
+            track = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+        if track is not None and frame.frame_index >= at_frame:
+            which = frame.track_id == track
+            state, where = frame.state.copy(), frame.pocket.copy()
+            ids = frame.track_id.copy()
+            if frame.frame_index < at_frame + 2:
+                state[which] = int(TrackState.OCCLUDED)
+            elif frame.frame_index == at_frame + 2:
+                state[which] = int(TrackState.POCKETED)
+                where[which] = POCKETS.index(pocket)
+            elif frame.frame_index < at_frame + 5:
+                frame = frame.select(~which)
+                yield frame
+                continue
+            else:
+                ids[which] = 30_000
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm,
+                frame.velocity_mm_s, state, where, frame.score,
+            )  # fmt: skip
+        yield frame
+
+
+def test_a_coin_lost_short_of_a_corner_and_seen_again_running_out_of_it_was_not_pocketed() -> None:
+    """At the break the tracker loses W8 83 mm from the NW pocket's centre, running at it, and
+    takes it into the pocket; three frames on a new white track runs out of the corner. W9,
+    lost as it flew off the board, was never seen going: the white gone went overboard,
+    unseen, not into NW (held-out video 78009, `warm-lamp`, development data since)."""
+    match, turn = break_with_a_coin_bouncing_out_of_a_corner()
+    frames = vanish_near(oracle_track_frames(match.timeline()), (-330.0, -31.0), turn - 1, turn)
+    frames = lost_into_a_pocket_and_back(frames, (-300.0, 280.0), turn - 1, "NW")
+    stroke = strokes_of(record(match, frames))[0]
+    assert stroke["pocketed"] == [] and stroke["overboard"] == ["white"]
+    assert stroke["evidence"]["overboard_unseen"] == {"white": 1}
+
+
 def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:
     """The frame with the tracks `which` selects held as occluded (not seen, kept)."""
     state = frame.state.copy()

@@ -58,6 +58,7 @@ from vision.events.config import EventConfig
 from vision.events.departures import (
     POCKET_CAPTURE_MM,
     POCKET_GUESS_MM,
+    REAPPEAR_S,
     SAME_DEPARTURE_S,
     ItemEvent,
     at_its_mouth,
@@ -222,6 +223,8 @@ class _Stroke:
     # (`_coin_flying`).
     coin_flight: dict[int, tuple[float, int]] = field(default_factory=dict)
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
+    # Their first look in view, not in a hand: what they were, where and how fast they ran.
+    born: dict[int, Piece] = field(default_factory=dict)
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
@@ -1452,6 +1455,8 @@ class StrokeSegmenter:
             # while the last coins roll out), is not the stroke's motion.
             if piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
                 born = stroke.first_seen.setdefault(piece.track_id, frame.time_s)
+                if piece.state != int(TrackState.HELD):
+                    stroke.born.setdefault(piece.track_id, piece)
                 # A piece running free under a track born while the stroke's pieces moved is
                 # one of them, picked up again after the tracker lost or swapped it (the
                 # struck queen, the striker): the stroke is not over while it runs.
@@ -1783,6 +1788,50 @@ class StrokeSegmenter:
         limit = self.config.still_mm if within_mm is None else within_mm
         return then is not None and float(np.hypot(then.xy[0] - xy[0], then.xy[1] - xy[1])) <= limit
 
+    def _came_back_off_the_cushion(self, stroke: _Stroke) -> list[ItemEvent]:
+        """The tracker's pocketings of carrommen lost short of their pocket's mouth, projected
+        in, whose piece came back into view: a new track of that colour, first seen soon
+        after (`REAPPEAR_S`) within the run it could have made since, running away from that
+        pocket, and still on the board. The piece struck the cushions by the corner and
+        bounced out (held-out video 78009's break, `warm-lamp`, development data since: a
+        white lost 92 mm from a corner at 1 m/s, seen again 77 mm on six frames later
+        running out of the corner, was "pocketed" there, and the white that flew off the
+        board, its track swapped onto another, was never missed)."""
+        cfg = self.config
+        out: list[ItemEvent] = []
+        claimed: set[int] = set()
+        for event in stroke.events:
+            if (
+                event.item not in CARROMMEN
+                or event.pocket is None
+                or event.guess
+                or event.track_id < 0
+                or at_its_mouth(event)
+            ):
+                continue
+            seen = stroke.last_seen.get(event.track_id)
+            if seen is None:
+                continue
+            _, lost_s, lost_xy, lost_velocity = seen
+            lost_speed = float(np.hypot(*lost_velocity))
+            centre = pocket_centre(event.pocket)
+            for tid, first in stroke.born.items():
+                away = np.asarray(first.velocity) @ (first.position - centre)
+                if (
+                    tid not in claimed
+                    and tid in self.pieces
+                    and first.item == event.item
+                    and 0.0 < first.time_s - lost_s <= REAPPEAR_S
+                    and first.speed_mm_s > cfg.moving_speed_mm_s
+                    and away > 0.0
+                    and float(np.hypot(first.xy[0] - lost_xy[0], first.xy[1] - lost_xy[1]))
+                    <= lost_speed * (first.time_s - lost_s) + COIN_DIAMETER_MM
+                ):
+                    claimed.add(tid)
+                    out.append(event)
+                    break
+        return out
+
     def _jumped_unseen(self, stroke: _Stroke, gone: dict[str, int]) -> list[ItemEvent]:
         """Overboard events for carrommen gone unseen, each where a piece of its colour lay at
         the strike whose track is lost now (the board's centre if none)."""
@@ -1956,8 +2005,9 @@ class StrokeSegmenter:
         # go at a corner's mouth and lying 48 mm from its centre after, took away the white it
         # knocked in there, seen in the hole).
         striker_lies = settled and len(_tracks_mm(self.pieces, ("striker",), in_view=True)) > 0
+        came_back = self._came_back_off_the_cushion(stroke)
         kept, dropped, vanished, overruled = reconcile_departures(
-            [e for e in stroke.events if not (striker_lies and e.item == "striker")],
+            [e for e in stroke.events if not (striker_lies and e.item == "striker") and e not in came_back],
             before,
             after,
             [e for e in watched if not (striker_lies and e.item == "striker")],
@@ -1979,7 +2029,7 @@ class StrokeSegmenter:
             went_in = pocketed_unseen_at_break(
                 vanished,
                 kept,
-                [e for e in stroke.events if e not in kept],
+                [e for e in stroke.events if e not in kept and e not in came_back],
                 watched,
                 in_holes,
                 stroke.last_seen,
