@@ -2214,8 +2214,8 @@ def test_two_of_a_colour_lost_at_one_pocket_s_mouth_a_moment_apart_are_two_pocke
     one's track is lost at the mouth. The counts want two whites gone: the second track is the
     second white, not the first seen again (held-out video 65003, development data since: one
     white "vanished" and the board's result was lost). Not a track lost far off and projected
-    there, nor a guess, nor while a white gone earlier is carried (a sinking piece's second
-    look then stands in for it)."""
+    there, nor a guess, nor one last seen before the white in the hole, nor while a white gone
+    earlier is carried (a sinking piece's second look then stands in for it)."""
     from vision.events.departures import ItemEvent
     from vision.events.reconcile import reconcile_departures
 
@@ -2231,6 +2231,11 @@ def test_two_of_a_colour_lost_at_one_pocket_s_mouth_a_moment_apart_are_two_pocke
         return sorted((e.frame, e.track_id) for e in kept), vanished
 
     assert reconciled(first, second) == ([(2782, -1), (2789, 13)], {})
+    assert reconciled(first, replace(second, last_seen_s=92.87)) == ([(2782, -1), (2789, 13)], {})
+    # Last seen at the mouth before its colour was seen over the hole, it is that white,
+    # sinking (development video 73002's break: a white's track lost 40 mm from the centre,
+    # the white in the hole three frames on, taken for a second white).
+    assert reconciled(first, replace(second, last_seen_s=92.63)) == ([(2782, -1)], {"white": 1})
     # Without that track's loss at the mouth, one white stays unaccounted for.
     assert reconciled(first) == ([(2782, -1)], {"white": 1})
     # Lost where the white was seen going in, it is that white (development video 9324).

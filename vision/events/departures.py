@@ -36,6 +36,8 @@ class ItemEvent:
     track_id: int
     xy: tuple[float, float]
     guess: bool = False  # inferred from where a lost piece was, not seen going in
+    # A track's departure: when its piece was last seen (None: not known).
+    last_seen_s: float | None = None
 
 
 def seen_within(event: ItemEvent, distance_mm: float) -> bool:
