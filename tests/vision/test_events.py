@@ -468,6 +468,74 @@ def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_uns
     assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "SE")]
 
 
+def coin_track_handed_the_striker(
+    frames: Iterator[TrackFrame], coin_at: tuple[float, float], struck: int, striker_rest: tuple[float, float]
+) -> Iterator[TrackFrame]:
+    """From `struck` on the tracker never sees the coin lying at `coin_at` again: its track
+    stays there, occluded, as the coin sinks unseen. The striker, seen coming to rest at
+    `striker_rest`, is lost there (two frames unseen, then taken into NW), and at that look the
+    coin's track takes its sighting, read as that coin; occluded there since."""
+    coin = lost = None
+    coin_class = CLASS_NAMES.index("white")
+    for frame in frames:
+        if frame.frame_index == struck:
+            coin = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - coin_at, axis=1))])
+        if coin is None:
+            yield frame
+            continue
+        striker = frame.class_id == STRIKER_CLASS
+        resting = striker & (np.linalg.norm(frame.xy_mm - striker_rest, axis=1) < 1.0)
+        if lost is None and resting.any():
+            lost = frame.frame_index
+        state, where = frame.state.copy(), frame.pocket.copy()
+        if lost is not None and lost < frame.frame_index < lost + 3:
+            state[striker] = int(TrackState.OCCLUDED)
+        elif lost is not None and frame.frame_index == lost + 3:
+            state[striker] = int(TrackState.POCKETED)
+            where[striker] = POCKETS.index("NW")
+        kept = frame.track_id != coin
+        if lost is not None and frame.frame_index > lost + 3:
+            kept &= ~striker
+        frame = TrackFrame(
+            frame.frame_index, frame.time_s, frame.track_id, frame.class_id, frame.xy_mm,
+            frame.velocity_mm_s, state, where, frame.score,
+        ).select(kept)  # fmt: skip
+        seen_on_striker = lost is not None and frame.frame_index == lost + 3
+        xy = striker_rest if lost is not None and frame.frame_index >= lost + 3 else coin_at
+        state_now = TrackState.AT_REST if seen_on_striker else TrackState.OCCLUDED
+        row = TrackFrame(
+            frame.frame_index, frame.time_s, np.array([coin]), np.array([coin_class]),
+            np.array([xy], dtype=float), np.zeros((1, 2)), np.array([int(state_now)]),
+            np.array([-1]), np.array([0.6]),
+        )  # fmt: skip
+        yield joined(frame, row)
+
+
+def test_a_coin_knocked_in_unseen_whose_track_took_the_striker_lying_by_the_mouth_was_pocketed() -> None:
+    """A white lies 33 mm from the NW pocket's centre; South's striker knocks it in unseen and
+    comes to rest 55 mm from the centre, where it is lost and projected into the pocket, and
+    the white's track takes its sighting, read as a white. The white went in; the striker
+    lies there (held-out video 74010, `worn`, development data since: the striker was ruled
+    pocketed, a foul, and the white vanished)."""
+    centre = pocket_centre("NW")
+    by_nw = tuple(centre + (31.0, -12.0))
+    striker_rest = tuple(centre + (55.0, -8.0))
+
+    def board() -> ScriptedMatch:
+        match = coin_moved_and_striker_put("W1", by_nw, 10.0)
+        match.strike("S", target="W3", pocket="NE")
+        match.put_striker("S", -40.0)
+        match.strike("S", target="W1", pocket="NW", striker_end=striker_rest)
+        return match
+
+    second_start = strokes_of(record(board()))[1]["evidence"]["frames"][0]
+    frames = coin_track_handed_the_striker(
+        oracle_track_frames(board().timeline()), by_nw, second_start, striker_rest
+    )
+    stroke = strokes_of(record(board(), frames))[1]
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "NW")]
+
+
 def striker_let_go_in_flight(frames: Iterator[TrackFrame], unseen_frames: int) -> Iterator[TrackFrame]:
     """The tracker lets the striker's track go as it flies north past y = 150 mm at a strike's
     speed (its path heads off the surface: OFF_BOARD), sees nothing of it for `unseen_frames`,

@@ -231,6 +231,9 @@ class _Stroke:
     # Per pocket, the striker's last sighting on the surface near it (`POCKET_GUESS_MM` of its
     # centre) and clear of the holes (`POCKET_MOUTH_MM`).
     striker_near_pocket_s: dict[str, float] = field(default_factory=dict)
+    # Carrommen's tracks handed the striker, read as their coin, where it was lost
+    # (`_coin_took_the_striker`): where the striker then lay.
+    took_the_striker: dict[int, tuple[float, float]] = field(default_factory=dict)
     # When the strike itself is dated later than the rest the stroke is counted from (frame,
     # time), the striker being unseen between (`_carromman_struck`): the record's start.
     struck_at: tuple[int, float] | None = None
@@ -1442,7 +1445,8 @@ class StrokeSegmenter:
         for piece in self.pieces.values():
             if piece.state == int(TrackState.OCCLUDED):
                 continue
-            stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
+            if not self._coin_took_the_striker(stroke, piece):
+                stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
                 distance = float(pocket_distance_mm(piece.position)[0])
@@ -1502,6 +1506,43 @@ class StrokeSegmenter:
                         if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
+
+    def _coin_took_the_striker(self, stroke: _Stroke, piece: Piece) -> bool:
+        """Whether this look at a carromman's track is the striker, read as that coin: found,
+        a moment after the striker was last seen (`SAME_DEPARTURE_S`), with no striker in view
+        now, within a striker's radius of that sighting and more than a coin's radius from
+        where the coin lay still before. Discs do not overlap: the striker lies there. The
+        coin's own whereabouts stay its sighting before (its last look as itself), and the
+        striker counts as seen lying by that pocket (held-out video 74010, `worn`,
+        development data since: a white lying 33 mm from a corner's centre, knocked in as
+        the striker slowed beside it; the striker, lost 60 mm from the centre and projected
+        in, was read at its resting place as that white, whose track jumped 24 mm onto it.
+        The striker was ruled pocketed and the white vanished unseen)."""
+        if piece.item not in CARROMMEN:
+            return False
+        spot = stroke.took_the_striker.get(piece.track_id)
+        if spot is not None:
+            if near_any(piece.xy, np.array([spot]), STRIKER_RADIUS_MM):
+                return True
+            del stroke.took_the_striker[piece.track_id]  # the coin again, off that spot
+            return False
+        before = self._seen_before.get(piece.track_id)
+        striker = self._striker_sightings[-1] if self._striker_sightings else None
+        if (
+            before is None
+            or striker is None
+            or before.speed_mm_s > self.config.moving_speed_mm_s
+            or any(p.item == "striker" and p.state != int(TrackState.OCCLUDED) for p in self.pieces.values())
+            or not 0.0 < piece.time_s - striker.time_s <= SAME_DEPARTURE_S
+            or not near_any(piece.xy, np.array([striker.xy]), STRIKER_RADIUS_MM)
+            or near_any(piece.xy, np.array([before.xy]), COIN_RADIUS_MM)
+        ):
+            return False
+        stroke.took_the_striker[piece.track_id] = piece.xy
+        distance = float(pocket_distance_mm(piece.position)[0])
+        if on_playing_surface(piece.xy) and POCKET_MOUTH_MM < distance <= POCKET_GUESS_MM:
+            stroke.striker_near_pocket_s[nearest_pocket(piece.position)] = piece.time_s
+        return True
 
     @staticmethod
     def _striker_sunk_as_a_coin(
@@ -2090,7 +2131,8 @@ class StrokeSegmenter:
 
         def went_in(event: ItemEvent) -> bool:
             seen_there_s = stroke.striker_near_pocket_s.get(str(event.pocket), -np.inf)
-            return seen_there_s <= event.time_s and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
+            lost_s = event.time_s if event.last_seen_s is None else event.last_seen_s
+            return seen_there_s <= lost_s and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
 
         striker_events = [
             e
