@@ -3509,7 +3509,10 @@ def test_a_striker_lost_as_it_rolls_to_rest_and_read_there_as_a_white_does_not_u
     detector read it as a white at 0.41 to 0.44 look after look; counted as a white, it made
     the white it had sent into a corner look still on the board, and the pocketing was
     dropped. A coin's spot found only faintly within a striker's width of where the lost
-    striker was last seen, where no coin of its colour lay at the strike, is the striker."""
+    striker was last seen, where no coin of its colour lay at the strike, is the striker. So
+    is one read plainly (held-out video 75019, `phone`: a striker against a cushion read as a
+    white at 0.65) when the counts find as many whites as before though a white was seen over
+    a pocket's hole."""
 
     def board() -> ScriptedMatch:
         match = ScriptedMatch()
@@ -3533,20 +3536,29 @@ def test_a_striker_lost_as_it_rolls_to_rest_and_read_there_as_a_white_does_not_u
     )
     last_seen = truth[lost_at].xy_mm[truth[lost_at].track_id == striker_track][0].copy()
     assert 30.0 <= float(np.linalg.norm(last_seen - rest_xy)) <= 40.0
-    recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
-    for k, frame in enumerate(truth):
-        on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
-        classes, scores = frame.class_id.copy(), frame.score.copy()
-        if k > lost_at:
-            lost = frame.track_id == striker_track
-            classes[lost], scores[lost] = CLASS_NAMES.index("white"), 0.42  # the detector's reading
-            xy = frame.xy_mm.copy()
-            xy[lost] = last_seen  # the tracker keeps the track waiting where it was last seen
-            frame = occluded(replace(frame, xy_mm=xy), lost)
-        recorder.update(frame, Detections(truth[k].xy_mm[on], classes[on], scores[on]))
-    recorder.finish(truth[-1].frame_index, truth[-1].time_s)
-    (stroke,) = strokes_of(recorder.log()["events"])
-    assert stroke["pocketed"] == ["white"]
+    white = CLASS_NAMES.index("white")
+    in_hole = Detections(pocket_centre("NW")[None, :], np.array([white]), np.array([0.5], dtype=np.float32))
+
+    def pocketed(read_as_white_at: float, seen_in_the_hole: bool) -> list[str]:
+        recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+        for k, frame in enumerate(truth):
+            on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+            falling = bool(np.any((frame.state == int(TrackState.POCKETED)) & (frame.class_id == white)))
+            classes, scores = frame.class_id.copy(), frame.score.copy()
+            if k > lost_at:
+                lost = frame.track_id == striker_track
+                classes[lost], scores[lost] = white, read_as_white_at  # the detector's reading
+                xy = frame.xy_mm.copy()
+                xy[lost] = last_seen  # the tracker keeps the track waiting where it was last seen
+                frame = occluded(replace(frame, xy_mm=xy), lost)
+            looks = Detections(truth[k].xy_mm[on], classes[on], scores[on])
+            recorder.update(frame, looks, in_hole if falling and seen_in_the_hole else None)
+        recorder.finish(truth[-1].frame_index, truth[-1].time_s)
+        (stroke,) = strokes_of(recorder.log()["events"])
+        return stroke["pocketed"]
+
+    assert pocketed(0.42, seen_in_the_hole=False) == ["white"]
+    assert pocketed(0.65, seen_in_the_hole=True) == ["white"]
 
 
 def with_a_false_striker_on_and_off(

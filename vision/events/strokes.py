@@ -1616,7 +1616,7 @@ class StrokeSegmenter:
 
     @staticmethod
     def _striker_settled_as_a_coin(
-        stroke: _Stroke, counted: _CountsThen, striker_lost_at: np.ndarray
+        stroke: _Stroke, counted: _CountsThen, striker_lost_at: np.ndarray, in_holes: list[ItemEvent]
     ) -> np.ndarray | None:
         """Where the striker lies read as a coin, its track lost (`striker_lost_at`: where it
         was last seen, with no striker in view now): a spot only ever seen faintly within
@@ -1624,10 +1624,21 @@ class StrokeSegmenter:
         (held-out video 77007, `warm-lamp`, development data since: the striker, lost as it
         came off the cushion, came to rest 37 mm from its last sighting and was read there as a
         white at 0.41 to 0.44; the white it had sent into a corner was dropped, the counts still
-        finding as many whites as before)."""
+        finding as many whites as before). Or a spot seen plainly, where the counts find as many
+        of its colour as before while one was seen over a pocket's hole (`in_holes`, the
+        detector's sightings this stroke): held-out video 75019's break (`phone`, development
+        data since), the striker come to rest against a cushion 20 mm from its last sighting,
+        read there as a white at 0.65, and the white seen in a corner's hole dropped."""
         if not len(striker_lost_at):
             return None
-        for item, xy in counted.faint_pieces:
+        sunk = {e.item for e in in_holes if e.pocket is not None}
+        plain = [
+            (item, xy)
+            for item in CARROMMEN
+            if item in sunk and counted.counts[item] >= stroke.counts_before[item]
+            for xy in counted.lying(item)
+        ]
+        for item, xy in [*counted.faint_pieces, *plain]:
             lay = _lying_at_strike(stroke, item)
             by_striker = near_any(xy, striker_lost_at, STRIKER_SETTLED_WITHIN_MM)
             if by_striker and not near_any(xy, lay, COIN_RADIUS_MM):
@@ -2034,7 +2045,13 @@ class StrokeSegmenter:
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
         counted = self._counts_then(striker_mm)
-        settled_as_a_coin = self._striker_settled_as_a_coin(stroke, counted, striker_lost_at)
+        # Whatever left the board (into a pocket or off it) is believed only as far as the
+        # counts at rest agree: a track lost and found again under a new id is not gone.
+        drops, seen_in_holes, faint_leads = self._pocket_watch.take_since(
+            stroke.start_time_s - STRIKE_LOOKBACK_S
+        )
+        watched, in_holes = _departures(drops), _departures(seen_in_holes)
+        settled_as_a_coin = self._striker_settled_as_a_coin(stroke, counted, striker_lost_at, in_holes)
         if settled_as_a_coin is not None:
             counted = self._counts_then(striker_mm, settled_as_a_coin)
         after = counted.counts
@@ -2058,12 +2075,6 @@ class StrokeSegmenter:
         )
         after = after - late
         seen_after = after
-        # Whatever left the board (into a pocket or off it) is believed only as far as the
-        # counts at rest agree: a track lost and found again under a new id is not gone.
-        drops, seen_in_holes, faint_leads = self._pocket_watch.take_since(
-            stroke.start_time_s - STRIKE_LOOKBACK_S
-        )
-        watched, in_holes = _departures(drops), _departures(seen_in_holes)
         leads = [replace(e, guess=True) for e in _departures(faint_leads)]
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         # The striker lying in view once the board is still went into no pocket (below): a
