@@ -330,6 +330,9 @@ def test_a_coin_lost_short_of_a_corner_and_seen_again_running_out_of_it_was_not_
     stroke = strokes_of(record(match, frames))[0]
     assert stroke["pocketed"] == [] and stroke["overboard"] == ["white"]
     assert stroke["evidence"]["overboard_unseen"] == {"white": 1}
+    # The pocketing taken back stays in the evidence, for whoever reviews the ruling.
+    taken_back = stroke["evidence"]["dropped_pocket_events"]
+    assert [(e["item"], e["pocket"]) for e in taken_back] == [("white", "NW")]
 
 
 def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:

@@ -2222,7 +2222,8 @@ class StrokeSegmenter:
             new_board=stroke.new_board,
             counts_before=dict(before),
             counts_after=dict(after),
-            dropped_pocket_events=tuple(dropped),
+            # Pocketings taken back for a piece seen coming back out are evidence too.
+            dropped_pocket_events=(*dropped, *came_back),
             vanished=vanished,
             unseen_overboard=unseen_overboard,
             returned_unseen=dict(stroke.returned_unseen),
