@@ -405,7 +405,8 @@ class StrokeSegmenter:
         # The tracks' sightings before their last (a dim striker in flight is seen in looks a
         # few frames apart: `_flight_strike`; so is a coin struck unseen: `_struck_unseen`).
         self._seen_before: dict[int, Piece] = {}
-        # The striker's latest sightings, under whatever track (`_lay_still_jittering`).
+        # The striker's latest sightings, under whatever track (`_lay_still_jittering`,
+        # `_coin_took_the_striker`).
         self._striker_sightings: deque[Piece] = deque(maxlen=STRIKER_SIGHTINGS_KEPT)
         self._idle_events: deque[ItemEvent] = deque(maxlen=32)
         self._pocket_watch = PocketWatch()
@@ -2045,8 +2046,10 @@ class StrokeSegmenter:
         self._unseen_at_pockets(stroke)
         before = stroke.counts_before
         counted = self._counts_then(striker_mm)
-        # Whatever left the board (into a pocket or off it) is believed only as far as the
-        # counts at rest agree: a track lost and found again under a new id is not gone.
+        # What the pocket watch saw leave, and over the holes, since the strike: believed
+        # below only as far as the counts at rest agree (a track lost and found again under a
+        # new id is not gone); a coin seen over a hole also tells the striker, read as a coin
+        # where it settled, from a coin that stayed (`_striker_settled_as_a_coin`).
         drops, seen_in_holes, faint_leads = self._pocket_watch.take_since(
             stroke.start_time_s - STRIKE_LOOKBACK_S
         )
@@ -2128,7 +2131,7 @@ class StrokeSegmenter:
         # striker lost mid-board at the strike's speed into a pocket 130 to 210 mm away; the
         # development videos' true striker pocketings were last seen 21 to 83 mm from the
         # pocket's centre, three false ones 130 to 207 mm).
-        # And not one seen on the surface by that pocket after it went in (development video
+        # And not one seen on the surface by that pocket after its last sighting (development video
         # 9151: a dim striker lost at a corner's mouth, its track taken into the pocket,
         # glimpsed lying 43 mm from the pocket's centre two looks later, then unseen until it
         # was lifted); one seen far off after is the striker fetched out of the pocket and put
