@@ -41,6 +41,11 @@ def record(
     return recorder.log()["events"]
 
 
+def track_nearest(frame: TrackFrame, xy_mm: tuple[float, float] | np.ndarray) -> int:
+    """The id of the track lying nearest `xy_mm` in `frame`."""
+    return int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - np.asarray(xy_mm), axis=1))])
+
+
 def strokes_of(events: list[dict]) -> list[dict]:
     return [e for e in events if e["type"] == "stroke"]
 
@@ -282,7 +287,7 @@ def vanish_near(
     track = None
     for frame in frames:
         if frame.frame_index == find_at:
-            track = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+            track = track_nearest(frame, near_mm)
         if track is not None and frame.frame_index >= from_frame:
             frame = frame.select(frame.track_id != track)
         yield frame
@@ -296,7 +301,7 @@ def lost_into_a_pocket_and_back(
     track = None
     for frame in frames:
         if frame.frame_index == at_frame:
-            track = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+            track = track_nearest(frame, near_mm)
         if track is not None and frame.frame_index >= at_frame:
             which = frame.track_id == track
             state, where = frame.state.copy(), frame.pocket.copy()
@@ -354,7 +359,7 @@ def hidden_from(
     for frame in frames:
         if frame.frame_index >= at_frame:
             if lost is None:
-                lost = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+                lost = track_nearest(frame, near_mm)
             frame = occluded(frame, frame.track_id == lost)
         yield frame
 
@@ -387,7 +392,7 @@ def handed_to_a_ghost(
     for frame in frames:
         if frame.frame_index >= at_frame:
             if lost is None:
-                lost = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - near_mm, axis=1))])
+                lost = track_nearest(frame, near_mm)
             which = frame.track_id == lost
             xy = frame.xy_mm.copy()
             xy[which] = ghost_mm
@@ -482,7 +487,7 @@ def coin_track_handed_the_striker(
     coin_class = CLASS_NAMES.index("white")
     for frame in frames:
         if frame.frame_index == struck:
-            coin = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - coin_at, axis=1))])
+            coin = track_nearest(frame, coin_at)
         if coin is None:
             yield frame
             continue
@@ -3425,7 +3430,7 @@ def lost_in_flight_and_covered(
             waiting = occluded(last, np.ones(len(last.track_id), dtype=bool))
             frame = joined(frame.select(~striker), replace(waiting, frame_index=k, time_s=frame.time_s))
         if k == covered[0] - 1:
-            coin = int(frame.track_id[np.argmin(np.linalg.norm(frame.xy_mm - coin_xy, axis=1))])
+            coin = track_nearest(frame, coin_xy)
         mine = frame.track_id == coin
         if k == covered[0] - 1:
             shift = pocket_centre(

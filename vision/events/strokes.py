@@ -1746,30 +1746,21 @@ class StrokeSegmenter:
     def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
         last_look = self._last_visible_piece.get(piece.track_id)
         last_seen_s = last_look.time_s if last_look is not None else None
+        event = ItemEvent(
+            piece.item,
+            None,
+            frame.frame_index,
+            frame.time_s,
+            piece.track_id,
+            piece.xy,
+            last_seen_s=last_seen_s,
+        )
         if how == int(TrackState.POCKETED):
-            pocket = _pocket_of(frame, piece.track_id) or nearest_pocket(piece.position)
-            return ItemEvent(
-                piece.item,
-                pocket,
-                frame.frame_index,
-                frame.time_s,
-                piece.track_id,
-                piece.xy,
-                last_seen_s=last_seen_s,
-            )
+            return replace(event, pocket=_pocket_of(frame, piece.track_id) or nearest_pocket(piece.position))
         if how == int(TrackState.OFF_BOARD):
             # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
-            event = ItemEvent(
-                piece.item,
-                None,
-                frame.frame_index,
-                frame.time_s,
-                piece.track_id,
-                piece.xy,
-                last_seen_s=last_seen_s,
-            )
             index, distance = _pocket_ahead(last.xy, last.velocity)
             if _in_the_air(last) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
@@ -1782,15 +1773,7 @@ class StrokeSegmenter:
         last = self._previous.get(piece.track_id, piece)
         pocket = _hole_under(last.position)
         if pocket is not None and last.state in (int(TrackState.MOVING), int(TrackState.OCCLUDED)):
-            return ItemEvent(
-                last.item,
-                pocket,
-                frame.frame_index,
-                frame.time_s,
-                last.track_id,
-                last.xy,
-                last_seen_s=last_seen_s,
-            )
+            return replace(event, item=last.item, pocket=pocket, xy=last.xy)
         return None
 
     def _unseen_at_pockets(self, stroke: _Stroke) -> None:
