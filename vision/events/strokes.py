@@ -1527,16 +1527,18 @@ class StrokeSegmenter:
                 return True
             del stroke.took_the_striker[piece.track_id]  # the coin again, off that spot
             return False
-        before = self._seen_before.get(piece.track_id)
+        # Cheapest first: this runs for every carromman in view at every look of a stroke, and
+        # the striker seen this look settles it at once.
         striker = self._striker_sightings[-1] if self._striker_sightings else None
+        if striker is None or not 0.0 < piece.time_s - striker.time_s <= SAME_DEPARTURE_S:
+            return False
+        before = self._seen_before.get(piece.track_id)
         if (
             before is None
-            or striker is None
             or before.speed_mm_s > self.config.moving_speed_mm_s
-            or any(p.item == "striker" and p.state != int(TrackState.OCCLUDED) for p in self.pieces.values())
-            or not 0.0 < piece.time_s - striker.time_s <= SAME_DEPARTURE_S
             or not near_any(piece.xy, np.array([striker.xy]), STRIKER_RADIUS_MM)
             or near_any(piece.xy, np.array([before.xy]), COIN_RADIUS_MM)
+            or any(p.item == "striker" and p.state != int(TrackState.OCCLUDED) for p in self.pieces.values())
         ):
             return False
         stroke.took_the_striker[piece.track_id] = piece.xy
