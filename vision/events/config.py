@@ -13,8 +13,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class EventConfig:
     # A flicked striker leaves at 1 to 6 m/s; a hand sliding it into place moves at most a
-    # few hundred mm/s. Between the two lies the strike.
+    # few hundred mm/s. Between the two lies the strike; a carromman seen this fast was sent.
     strike_speed_mm_s: float = 450.0
+    # A soft stroke sends the striker off at 0.3 to 0.5 m/s (held-out videos 79001, `club`,
+    # and 79012, `phone`, development data since: first seen in flight at 360 to 490 mm/s,
+    # each stroke was lost with the coin it sent in). A striker seen this fast may have been
+    # struck: a hand sliding it can move it as fast, and what tells a strike is that it then
+    # travels clear of where it rested and off its base lines (`strike_confirm_mm`).
+    soft_strike_speed_mm_s: float = 300.0
     # A stroke is confirmed only once the striker has travelled this far from where it
     # rested (a nudge into place stays within a striker diameter or so).
     strike_confirm_mm: float = 60.0

@@ -41,6 +41,7 @@ from calibration.geometry import (
     pocket_centre,
     pocket_centres,
     pocket_distance_mm,
+    seat_normal,
     striker_legal_range,
 )
 from vision.detections import Detections
@@ -97,6 +98,10 @@ HIDDEN_AT_STRIKE_S = 2.0
 # through the spot the striker was aimed from, within this distance of it, was struck from it.
 STRANGER_SPEED_MM_S = 1500.0
 STRANGER_LINE_MM = 40.0
+# A striker leaving its rest no faster than a hand slides it (`EventConfig.soft_strike_speed_mm_s`
+# up to `strike_speed_mm_s`) was struck only if it crosses its base lines: sin 30°, the share
+# of its speed across them, leaves out a slide along them and few soft strokes.
+SOFT_STRIKE_ACROSS = 0.5
 # A coin that lay on the board seen flying this fast (in one of two looks running) with the
 # striker nowhere in sight was struck unseen (`_struck_unseen`); a hand carrying the striker,
 # read as a coin, can be as fast, and a stroke so started that changes nothing is dropped.
@@ -692,9 +697,9 @@ class StrokeSegmenter:
                 glimpsed=glimpsed,
             )
             return
-        if fastest.speed_mm_s >= cfg.strike_speed_mm_s and self._flight_strike(fastest, rest, frame):
+        if fastest.speed_mm_s >= cfg.soft_strike_speed_mm_s and self._flight_strike(fastest, rest, frame):
             return
-        if fastest.speed_mm_s < cfg.strike_speed_mm_s or rest is None:
+        if fastest.speed_mm_s < cfg.soft_strike_speed_mm_s or rest is None:
             return
         # A speed measured across an occlusion is a striker put down somewhere else (carried
         # under a hand), not struck; and a strike leaves from where the striker just rested.
@@ -708,6 +713,10 @@ class StrokeSegmenter:
             return  # the striker where the last stroke left it is picked up, not struck
         seat = self._struck_from(rest)
         if seat is None:
+            return
+        if fastest.speed_mm_s < cfg.strike_speed_mm_s and not _leaving_base_lines(seat, fastest.velocity):
+            # As fast as a soft stroke, but along its base lines: a hand sliding it into place
+            # (development video 9165: carried 130 mm along the line at 300 mm/s).
             return
         snapshot = rest.snapshot
         self._stroke = _Stroke(
@@ -804,7 +813,12 @@ class StrokeSegmenter:
             earlier = self._seen_before.get(striker.track_id)
             if earlier is not None and frame.time_s - earlier.time_s <= cfg.strike_blur_s:
                 before = earlier
-        if before is None or before.item != "striker" or not self._at_strike_speed(before):
+        if (
+            before is None
+            or before.item != "striker"
+            or before.state != int(TrackState.MOVING)
+            or before.speed_mm_s < cfg.soft_strike_speed_mm_s
+        ):
             return False
         # Traced back along the faster of its two sightings' flights: a striker slows as it
         # strikes a coin (development video 9319: 1.1 m/s from the base band to the queen, half
@@ -1294,8 +1308,14 @@ class StrokeSegmenter:
             self._note_board_change(stroke)
             return
         # Seen again where it rested: it never left (what moved was a false striker the track
-        # jumped to for a frame or two).
-        back = striker is not None and stroke.striker_moving_frames > 0 and travelled <= cfg.still_mm * 3
+        # jumped to for a frame or two). Again, after the look the stroke started at: a soft
+        # stroke's striker is seen then only a few mm off its spot (development video 75004).
+        back = (
+            striker is not None
+            and frame.frame_index > stroke.start_frame
+            and stroke.striker_moving_frames > 0
+            and travelled <= cfg.still_mm * 3
+        )
         if back or frame.time_s - stroke.start_time_s > cfg.strike_confirm_s:
             self._stroke = None  # a nudge, not a stroke
             self._striker_rest = None
@@ -2243,6 +2263,14 @@ def _same_look(a: ItemEvent, b: ItemEvent) -> bool:
 def _departures(drops: list[Drop]) -> list[ItemEvent]:
     """The pocket watch's `drops` (or sightings, or leads) as departures."""
     return [ItemEvent(d.item, d.pocket, d.frame, d.time_s, -1, d.xy) for d in drops]
+
+
+def _leaving_base_lines(seat: str, velocity: tuple[float, float]) -> bool:
+    """Whether a striker moving at `velocity` crosses its seat's base lines (at least 30° off
+    them) rather than running along them."""
+    v = np.asarray(velocity, dtype=float)
+    across = abs(float(np.dot(v, seat_normal(seat))))  # type: ignore[arg-type]
+    return across >= SOFT_STRIKE_ACROSS * float(np.linalg.norm(v))
 
 
 def _flying_away_from(
