@@ -37,6 +37,7 @@ def reconcile_departures(
     faint_leads: list[ItemEvent] | None = None,
     faint_in_count: Counter[str] | None = None,
     faint_by_holes: list[tuple[str, str]] | None = None,
+    afterimages: list[tuple[str, str]] | None = None,
 ) -> tuple[list[ItemEvent], list[ItemEvent], dict[str, int], Counter[str]]:
     """Which departures of carrommen to believe: as many per colour as the counts at rest
     say are gone. Pocketings first: those the pocket watch saw on the detections themselves
@@ -86,10 +87,16 @@ def reconcile_departures(
     of them too, seen only that way: it is the piece, glimpsed down in the hole (held-out video
     71013, development data since: a white that flew into a corner at 3 m/s was seen falling
     over the hole, and its track, kept on by a faint peak at the hole's edge at 0.27 look
-    after look, "lay" there; the pocketing was taken back)."""
+    after look, "lay" there; the pocketing was taken back).
+
+    `afterimages`: (colour, pocket) of pieces counted at a pocket's mouth that a coin seen
+    stopping dead there, running into the hole, left (`vision.events.afterimages`): each
+    weighs as a faint piece by that pocket's hole, however strongly it is seen."""
     faint_leads = faint_leads or []
-    faint_by_holes = faint_by_holes or []
-    faint_in_count = faint_in_count or Counter()
+    afterimages = afterimages or []
+    # An afterimage weighs as a faint piece by its pocket's hole, however strongly it is seen.
+    faint_by_holes = (faint_by_holes or []) + afterimages
+    faint_in_count = (faint_in_count or Counter()) + Counter(item for item, _ in afterimages)
     carried = carried or Counter()
     need = {item: max(0, before[item] - after[item]) for item in CARROMMEN}
     # The striker falling into a pocket is seen over the hole as a white coin as often as not:

@@ -220,6 +220,18 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any] | None, index
         evidence["new_board"] = True
     if record.dropped_pocket_events:
         evidence["dropped_pocket_events"] = [_item_event(e) for e in record.dropped_pocket_events]
+    if record.afterimages:
+        # Seen lying at a pocket's mouth where a coin stopped dead as it was seen over the hole:
+        # the coin went in, and this is the picture the video kept of it, not counted.
+        evidence["afterimages_not_counted"] = [
+            {
+                "item": a.item,
+                "pocket": a.pocket,
+                "frame": a.frame,
+                "at_mm": [round(a.xy[0], 1), round(a.xy[1], 1)],
+            }
+            for a in record.afterimages
+        ]
     if record.vanished:
         evidence["vanished_not_pocketed"] = dict(record.vanished)
     if record.unseen_overboard:

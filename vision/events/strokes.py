@@ -45,6 +45,7 @@ from calibration.geometry import (
     striker_legal_range,
 )
 from vision.detections import Detections
+from vision.events.afterimages import Afterimage, stopped_dead, went_in
 from vision.events.board import (
     CARROMMEN,
     FULL_SET,
@@ -180,6 +181,8 @@ class StrokeRecord:
     counts_before: dict[str, int]
     counts_after: dict[str, int]
     dropped_pocket_events: tuple[ItemEvent, ...] = ()
+    # Carrommen counted lying at a pocket's mouth that were a coin's afterimage (`afterimages`).
+    afterimages: tuple[Afterimage, ...] = ()
     vanished: dict[str, int] = field(default_factory=dict)  # gone unseen: not pocketed
     # Gone unseen at the break and taken to have jumped off (law 65), not seen going.
     unseen_overboard: dict[str, int] = field(default_factory=dict)
@@ -225,6 +228,8 @@ class _Stroke:
     anchors: dict[int, tuple[float, float]] = field(default_factory=dict)
     displaced: dict[int, int] = field(default_factory=dict)
     swapped: set[int] = field(default_factory=set)  # tracks handed another piece (`_swapped`)
+    # Per carromman's track seen stopping dead by a pocket, what it left there (`afterimages`).
+    stopped_dead: dict[int, Afterimage] = field(default_factory=dict)
     # Per carromman seen flying off where it lay: how far it was, and looks running so
     # (`_coin_flying`).
     coin_flight: dict[int, tuple[float, int]] = field(default_factory=dict)
@@ -391,6 +396,8 @@ class StrokeSegmenter:
         self._end_overboard: Counter[str] = Counter()
         self._end_vanished: Counter[str] = Counter()  # counted on the board, gone unseen
         self._end_unseen_overboard: Counter[str] = Counter()  # `_jumped_unseen` at the break
+        # Afterimages of coins gone into pockets, still seen lying at the mouths: no coins.
+        self._afterimages: list[Afterimage] = []
         self._departed: set[int] = set()  # tracks judged gone that the tracker still lists
         # Where the striker lay when the last stroke ended; it must be put somewhere else
         # before it can be struck again.
@@ -1479,6 +1486,15 @@ class StrokeSegmenter:
                 continue
             if not self._coin_took_the_striker(stroke, piece):
                 stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
+            if piece.item in CARROMMEN and piece.track_id not in stroke.stopped_dead:
+                before = self._previous.get(piece.track_id)
+                stop = (
+                    None
+                    if before is None or before.item != piece.item
+                    else stopped_dead(before, piece, cfg.still_mm)
+                )
+                if stop is not None:
+                    stroke.stopped_dead[piece.track_id] = stop
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
                 distance = float(pocket_distance_mm(piece.position)[0])
@@ -1995,6 +2011,23 @@ class StrokeSegmenter:
             for p in self.pieces.values()
         )
 
+    def _new_afterimages(
+        self, stroke: _Stroke, counted: _CountsThen, in_holes: list[ItemEvent]
+    ) -> list[Afterimage]:
+        """What carrommen seen stopping dead by a pocket in this stroke left lying there, still
+        counted, when their colour was seen over that pocket's hole about then and nothing lay
+        at the strike where it could have stopped them (`afterimages`)."""
+        out = []
+        for tid, stop in stroke.stopped_dead.items():
+            if not counted.counted_at(stop.item, np.asarray(stop.xy)):
+                continue
+            lay = np.array(
+                [p.xy for t, p in stroke.snapshot.items() if t != tid and p.item in CARROMMEN and p.on_board]
+            ).reshape(-1, 2)
+            if went_in(stop, in_holes, lay, REAPPEAR_S):
+                out.append(stop)
+        return out
+
     def _faint_by_holes(self, stroke: _Stroke, counted: _CountsThen) -> list[tuple[str, str]]:
         """(colour, pocket) of each piece counted at rest only faintly, lying at a pocket's
         mouth (its edge at the hole's) where no piece of its colour lay at the strike: seen
@@ -2073,7 +2106,12 @@ class StrokeSegmenter:
         settled_as_a_coin = self._striker_settled_as_a_coin(stroke, counted, striker_lost_at, in_holes)
         if settled_as_a_coin is not None:
             counted = self._counts_then(striker_mm, settled_as_a_coin)
-        after = counted.counts
+        # Afterimages judged at earlier strokes and still seen are no coins; one seen no more
+        # is forgotten, but its vanishing now is no piece leaving.
+        afterimages = self._afterimages
+        self._afterimages = [a for a in afterimages if counted.counted_at(a.item, np.asarray(a.xy))]
+        after = counted.counts - Counter(a.item for a in self._afterimages)
+        new_afterimages = self._new_afterimages(stroke, counted, in_holes)
         # Pieces that appeared once the board was still are being put back already (a due,
         # or a piece returned after going overboard): not part of this stroke's outcome. They
         # are put back where dues go; one found elsewhere once all was still (a black coin at
@@ -2103,18 +2141,31 @@ class StrokeSegmenter:
         # knocked in there, seen in the hole).
         striker_lies = settled and len(_tracks_mm(self.pieces, ("striker",), in_view=True)) > 0
         came_back = self._came_back_off_the_cushion(stroke)
+
+        def an_afterimage(e: ItemEvent) -> bool:
+            return any(a.at(e.item, e.xy) for a in afterimages)
+
         kept, dropped, vanished, overruled = reconcile_departures(
-            [e for e in stroke.events if not (striker_lies and e.item == "striker") and e not in came_back],
+            [
+                e
+                for e in stroke.events
+                if not (striker_lies and e.item == "striker") and e not in came_back and not an_afterimage(e)
+            ],
             before,
             after,
-            [e for e in watched if not (striker_lies and e.item == "striker")],
+            [e for e in watched if not (striker_lies and e.item == "striker") and not an_afterimage(e)],
             stroke.carried_vanished,
             in_holes,
             leads,
             counted.faint,
             self._faint_by_holes(stroke, counted),
+            [(a.item, a.pocket) for a in new_afterimages],
         )
         after -= overruled
+        new_afterimages = [
+            a for a in new_afterimages if any(e.item == a.item and e.pocket == a.pocket for e in kept)
+        ]
+        self._afterimages.extend(new_afterimages)
         unseen_overboard: dict[str, int] = {}
         if stroke.new_board and vanished:
             # At the break a carromman gone without a believed sighting went into a pocket if
@@ -2243,6 +2294,7 @@ class StrokeSegmenter:
             counts_after=dict(after),
             # Pocketings taken back for a piece seen coming back out are evidence too.
             dropped_pocket_events=(*dropped, *came_back),
+            afterimages=tuple(new_afterimages),
             vanished=vanished,
             unseen_overboard=unseen_overboard,
             returned_unseen=dict(stroke.returned_unseen),

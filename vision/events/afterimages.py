@@ -1,0 +1,87 @@
+"""Afterimages: a coin that ran on into a pocket, still "seen" lying at its mouth.
+
+A heavily compressed video (a phone's stream) can keep the picture of a coin in the blocks
+where it was a look before it fell in, fading over seconds (held-out video 79019, `phone`,
+development data since: a white seen in the corner's hole was detected lying 38 mm from the
+pocket's centre at 0.84 falling to 0.21 for 24 s). Its track stops dead there. No coin does:
+friction takes 0.4 s and 80 mm to stop one from 0.4 m/s, and one that hits something is
+sent on or back. A coin seen stopping dead at a pocket's mouth, its run heading over the
+hole, as its colour is seen over that hole, went in; what lies there is its afterimage,
+not a coin, until it is gone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, nearest_pocket, pocket_centre
+from vision.events.board import Piece
+from vision.events.departures import ItemEvent, near_any
+from vision.tracks import TrackState
+
+# A carromman seen this fast a look before it is seen lying where it was stopped dead: from
+# 0.4 m/s, friction stops a coin after 80 mm.
+DEAD_STOP_FROM_MM_S = 400.0
+# A coin that would have stopped the running one lay within contact of where it stopped (a
+# coin's width between centres) and a detection's error.
+CONTACT_MM = 2.0 * COIN_RADIUS_MM + 4.0
+
+
+@dataclass(frozen=True)
+class Afterimage:
+    """What a coin of `item` running into `pocket` left lying at `xy` from `frame` on."""
+
+    item: str
+    pocket: str
+    xy: tuple[float, float]
+    frame: int
+    time_s: float
+
+    def at(self, item: str, xy: tuple[float, float] | np.ndarray) -> bool:
+        """Whether a piece of `item` seen at `xy` is this afterimage (a coin's width apart is
+        another coin)."""
+        return item == self.item and near_any(
+            np.asarray(self.xy), np.asarray(xy).reshape(1, 2), COIN_RADIUS_MM
+        )
+
+
+def stopped_dead(before: Piece, now: Piece, still_mm: float) -> Afterimage | None:
+    """The afterimage a carromman seen running as `before`, and lying where it was in the look
+    `now`, left (`still_mm` apart at most), when it was fast enough to have been stopped only
+    by a collision and its run, had it gone on for as long again, passed over a pocket's hole.
+    None otherwise."""
+    if (
+        before.state != int(TrackState.MOVING)
+        or before.speed_mm_s < DEAD_STOP_FROM_MM_S
+        or now.state not in (int(TrackState.AT_REST), int(TrackState.MOVING))
+        or float(np.linalg.norm(now.position - before.position)) > still_mm
+    ):
+        return None
+    reach = np.asarray(before.velocity, dtype=float) * 2.0 * (now.time_s - before.time_s)
+    pocket = nearest_pocket(before.position + reach)
+    if _segment_distance(pocket_centre(pocket), before.position, reach) > POCKET_RADIUS_MM:
+        return None
+    return Afterimage(now.item, pocket, now.xy, now.frame, now.time_s)
+
+
+def went_in(
+    afterimage: Afterimage, in_holes: list[ItemEvent], lying_at_strike: np.ndarray, window_s: float
+) -> bool:
+    """Whether a piece of the afterimage's colour was seen over its pocket's hole within
+    `window_s` of the stop, while no carromman lay at the strike where one could have stopped
+    it (`lying_at_strike`, (N, 2) mm)."""
+    return not near_any(np.asarray(afterimage.xy), lying_at_strike, CONTACT_MM) and any(
+        e.item == afterimage.item
+        and e.pocket == afterimage.pocket
+        and abs(e.time_s - afterimage.time_s) <= window_s
+        for e in in_holes
+    )
+
+
+def _segment_distance(point: np.ndarray, start: np.ndarray, run: np.ndarray) -> float:
+    """How near `point` the segment from `start` along `run` passes."""
+    length2 = float(np.dot(run, run))
+    u = 0.0 if length2 == 0.0 else float(np.clip(np.dot(point - start, run) / length2, 0.0, 1.0))
+    return float(np.linalg.norm(point - (start + u * run)))
