@@ -1888,6 +1888,40 @@ def test_a_striker_track_jumping_for_a_look_onto_the_frames_wood_is_no_strike() 
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
 
 
+def test_a_striker_track_jumping_behind_its_line_and_kept_there_unseen_is_no_strike() -> None:
+    """North's striker lies aimed on its base line; a faint false striker on the surface by
+    the cushion behind it, 117 mm off, takes its track for a look at a strike's speed, and the
+    tracker keeps the track waiting there, unseen, for two looks before it finds the striker
+    back on its spot (development video 78018: a stroke "struck" and closed there, and the
+    real one from the spot, with the black it pocketed, lost). Only looks that see the
+    striker out there confirm a stroke."""
+    board = south_then_north
+    first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
+    jump = first - 20
+
+    def behind(xy: np.ndarray) -> np.ndarray:
+        return xy + (51.0, 105.0)  # north of the base lines, short of the cushion
+
+    def kept_there_unseen(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if jump < frame.frame_index <= jump + 2:
+                striker = frame.class_id == STRIKER_CLASS
+                xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+                xy[striker], velocity[striker] = behind(xy[striker]), 0.0
+                frame = occluded(replace(frame, xy_mm=xy, velocity_mm_s=velocity), striker)
+            yield frame
+
+    frames = taken_over_for_a_look(
+        oracle_track_frames(board().timeline()),
+        jump,
+        lambda frame: frame.class_id == STRIKER_CLASS,
+        behind,
+        (1546.0, 3160.0),
+    )
+    strokes = strokes_of(record(board(), kept_there_unseen(frames)))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
 def test_a_striker_read_as_a_coin_slid_along_its_base_line_is_not_a_stroke() -> None:
     """The striker lying on its base line is read now as the striker, now as a white coin
     (the tracker keeps a track for each); a hand slides it along the line, fast, the
