@@ -3796,3 +3796,32 @@ def test_a_coin_seen_stopping_dead_at_a_pocket_s_mouth_as_it_is_seen_in_the_hole
     assert [(a["item"], a["pocket"]) for a in strokes[0]["evidence"]["afterimages_not_counted"]] == [
         ("white", "NE")
     ]
+
+
+def test_a_coin_stopped_at_a_mouth_beside_one_that_went_in_there_is_still_a_coin() -> None:
+    """W1 runs up the east cushion and stops 35 mm from the north-east corner's centre as W2,
+    struck, goes into that corner (seen over its hole): the count at rest finds W1 there, one
+    white gone. W1's stop looked like an afterimage's, but the count needed no white taken off
+    it: it is a coin, and South pockets it there at the next stroke."""
+    ne = pocket_centre("NE")
+    match = coin_moved_and_striker_put("W1", (float(ne[0]), float(ne[1]) - 235.0), 60.0)
+    s, w2 = match.index("S"), match.index("W2")
+    match.move({"S": (match.xy[w2] - (0.0, 37.0), 2500.0)})
+    stopped_at = ne - (0.0, 35.0)
+    match.move({"W2": (ne, 1500.0), "W1": (stopped_at, 1500.0), "S": (match.xy[s] + (0.0, 30.0), 300.0)})
+    match.state[w2], match.pocket[w2] = int(ObjectState.FALLING), POCKETS.index("NE")
+    match.wait(2 / match.fps)
+    match.state[w2], match.xy[w2] = int(ObjectState.IN_POCKET), np.nan
+    match.wait(1.0)
+    match.state[s], match.xy[s] = int(ObjectState.ABSENT), np.nan
+    match.wait(0.3)
+    match.put_striker("S", 100.0)
+    match.strike("S", target="W1", pocket="NE")
+    truth = list(oracle_track_frames(match.timeline()))
+    in_hole = Detections(ne[None, :], np.array([CLASS_NAMES.index("white")]), np.array([0.5]))
+    fell = next(k for k, state in enumerate(match._state) if state[w2] == int(ObjectState.FALLING))
+    strokes = strokes_seen(
+        iter(truth), over_holes=lambda f: in_hole if fell <= f.frame_index <= fell + 1 else None
+    )
+    assert [s["pocketed"] for s in strokes] == [["white"], ["white"]]
+    assert "afterimages_not_counted" not in strokes[0]["evidence"]

@@ -2164,9 +2164,16 @@ class StrokeSegmenter:
             [(a.item, a.pocket) for a in new_afterimages],
         )
         after -= overruled
-        new_afterimages = [
-            a for a in new_afterimages if any(e.item == a.item and e.pocket == a.pocket for e in kept)
-        ]
+        # An afterimage is remembered only where it was overruled for a pocketing believed at
+        # its pocket: a coin that stopped dead against one it knocked in there lies there
+        # still, and is counted.
+        overruled_left = Counter(overruled)
+        judged = []
+        for a in new_afterimages:
+            if overruled_left[a.item] and any(e.item == a.item and e.pocket == a.pocket for e in kept):
+                overruled_left[a.item] -= 1
+                judged.append(a)
+        new_afterimages = judged
         self._afterimages.extend(new_afterimages)
         unseen_overboard: dict[str, int] = {}
         if stroke.new_board and vanished:
