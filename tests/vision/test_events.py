@@ -1888,13 +1888,14 @@ def test_a_striker_track_jumping_for_a_look_onto_the_frames_wood_is_no_strike() 
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
 
 
-def test_a_striker_track_jumping_behind_its_line_and_kept_there_unseen_is_no_strike() -> None:
+@pytest.mark.parametrize("seen_there", [False, True])
+def test_a_striker_track_jumping_behind_its_line_and_kept_there_is_no_strike(seen_there: bool) -> None:
     """North's striker lies aimed on its base line; a faint false striker on the surface by
     the cushion behind it, 117 mm off, takes its track for a look at a strike's speed, and the
-    tracker keeps the track waiting there, unseen, for two looks before it finds the striker
-    back on its spot (development video 78018: a stroke "struck" and closed there, and the
-    real one from the spot, with the black it pocketed, lost). Only looks that see the
-    striker out there confirm a stroke."""
+    tracker keeps the track there for two looks, unseen (development video 78018) or seen
+    lying there (76008), before it finds the striker back on its spot: each time a stroke
+    "struck" and closed there, and the real one from the spot, with the coin it pocketed,
+    lost. A struck striker found out there lies in front of its base lines, and is seen."""
     board = south_then_north
     first, _ = strokes_of(record(board()))[-1]["evidence"]["frames"]
     jump = first - 20
@@ -1906,9 +1907,10 @@ def test_a_striker_track_jumping_behind_its_line_and_kept_there_unseen_is_no_str
         for frame in frames:
             if jump < frame.frame_index <= jump + 2:
                 striker = frame.class_id == STRIKER_CLASS
-                xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+                xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
                 xy[striker], velocity[striker] = behind(xy[striker]), 0.0
-                frame = occluded(replace(frame, xy_mm=xy, velocity_mm_s=velocity), striker)
+                state[striker] = int(TrackState.AT_REST if seen_there else TrackState.OCCLUDED)
+                frame = replace(frame, xy_mm=xy, velocity_mm_s=velocity, state=state)
             yield frame
 
     frames = taken_over_for_a_look(
