@@ -2535,6 +2535,56 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
 
 
+def test_a_striker_set_down_with_a_jerk_across_its_line_is_not_struck() -> None:
+    """South's striker is slid 60 mm along its base line at 140 mm/s under the hand and let go
+    with a jerk: read 14 mm across the line, at 400 mm/s, the look it is set down, and the hand
+    lifting off shifts the coins by the line for a few looks. As fast as a soft stroke, across
+    the line; but it had not lain still there for an aim's time: it was being set down, not
+    struck (development video 74017: a "stroke" the shifted coins confirmed, and the real one
+    lost)."""
+
+    def board() -> ScriptedMatch:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", -60.0)
+        match.wait(0.5)
+        k = match.index("S")
+        spot = match.xy[k] + [60.0, 0.0]
+        match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+        match.move({"S": (spot, 140.0)})
+        match.hands = ()
+        match.wait(1.0)
+        match.strike("S", target="W1", pocket="NE")
+        return match
+
+    truth = list(oracle_track_frames(board().timeline()))
+    first, _ = strokes_of(record(board()))[0]["evidence"]["frames"]
+    moving = [
+        f.frame_index
+        for f in truth
+        if f.frame_index < first
+        and np.any((f.class_id == STRIKER_CLASS) & (f.state == int(TrackState.MOVING)))
+    ]
+    slide_to = moving[-1]
+
+    def jerked(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            k = frame.frame_index
+            if slide_to <= k < first:
+                striker = frame.class_id == STRIKER_CLASS
+                xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+                xy[striker] += (-6.0, 14.0)  # let go with a jerk across the line, lying there
+                if k == slide_to:
+                    velocity[striker] = (-250.0, 313.0)
+                elif k <= slide_to + 4:
+                    xy[~striker] += (4.5, -4.5)  # the hand lifting off over them
+                frame = replace(frame, xy_mm=xy, velocity_mm_s=velocity)
+            yield frame
+
+    strokes = strokes_of(record(board(), jerked(iter(truth))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
+
+
 def south_pockets_a_white(striker_end: tuple[float, float]) -> ScriptedMatch:
     """The break made, South pockets W1 into NE and the striker stops at `striker_end`, left
     lying there (what a hand then does with it is the test's)."""

@@ -722,9 +722,14 @@ class StrokeSegmenter:
         seat = self._struck_from(rest)
         if seat is None:
             return
-        if fastest.speed_mm_s < cfg.strike_speed_mm_s and not _leaving_base_lines(seat, fastest.velocity):
+        aimed = rest.time_s - rest.since_s >= cfg.aim_s - TIME_EPSILON_S
+        if fastest.speed_mm_s < cfg.strike_speed_mm_s and (
+            not _leaving_base_lines(seat, fastest.velocity) or not aimed
+        ):
             # As fast as a soft stroke, but along its base lines: a hand sliding it into place
-            # (development video 9165: carried 130 mm along the line at 300 mm/s).
+            # (development video 9165: carried 130 mm along the line at 300 mm/s); or from a
+            # spot it had not lain still at for an aim's time: a hand setting it down (74017:
+            # slid along the line at 140 mm/s, read 13 mm across it at 400 mm/s as it was let go).
             return
         snapshot = rest.snapshot
         self._stroke = _Stroke(
