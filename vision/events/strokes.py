@@ -1345,10 +1345,13 @@ class StrokeSegmenter:
             self._note_board_change(stroke)
             return
         # Seen again where it rested: it never left (what moved was a false striker the track
-        # jumped to for a frame or two). Again, after the look the stroke started at: a soft
-        # stroke's striker is seen then only a few mm off its spot (development video 75004).
+        # jumped to for a frame or two). Seen, not kept there unseen (development video 76019's
+        # break: blurred, read 10 mm off its spot, then unseen for a look), and after the look
+        # the stroke started at: a soft stroke's striker is seen then only a few mm off its spot
+        # (development video 75004).
         back = (
             striker is not None
+            and striker.state != int(TrackState.OCCLUDED)
             and frame.frame_index > stroke.start_frame
             and stroke.striker_moving_frames > 0
             and travelled <= cfg.still_mm * 3
