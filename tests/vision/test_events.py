@@ -2516,6 +2516,34 @@ def test_a_faint_lead_stands_only_for_a_piece_nothing_else_accounts_for() -> Non
     assert kept == [] and vanished == {"white": 1}
 
 
+def slid_along_its_line_then_struck(distance_mm: float, speed_mm_s: float) -> ScriptedMatch:
+    """South's striker, put down, is slid `distance_mm` along its base line at `speed_mm_s`
+    under the hand, lies there a second, and is struck: W1 into NE."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", -60.0)
+    match.wait(0.5)
+    k = match.index("S")
+    spot = match.xy[k] + [distance_mm, 0.0]
+    match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
+    match.move({"S": (spot, speed_mm_s)})
+    match.hands = ()
+    match.wait(1.0)
+    match.strike("S", target="W1", pocket="NE")
+    return match
+
+
+def last_run_before(frames: list[TrackFrame], first: int) -> tuple[int, int]:
+    """The first and last frames of the striker's last run (seen moving) before frame `first`."""
+    moving = [
+        f.frame_index
+        for f in frames
+        if f.frame_index < first
+        and np.any((f.class_id == STRIKER_CLASS) & (f.state == int(TrackState.MOVING)))
+    ]
+    return next(i for i in reversed(moving) if i - 1 not in moving), moving[-1]
+
+
 def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_stroke() -> None:
     """South's striker is carried 130 mm along its base line at 300 mm/s under the hand, seen
     only every third look, and the hand over the coins by the line shifts their centres by
@@ -2524,30 +2552,11 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
     slowly, along the line."""
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", -60.0)
-        match.wait(0.5)
-        k = match.index("S")
-        spot = match.xy[k] + [130.0, 0.0]
-        match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
-        match.move({"S": (spot, 300.0)})
-        match.hands = ()
-        match.wait(1.0)
-        match.strike("S", target="W1", pocket="NE")
-        return match
+        return slid_along_its_line_then_struck(130.0, 300.0)
 
     truth = list(oracle_track_frames(board().timeline()))
     first, _ = strokes_of(record(board()))[0]["evidence"]["frames"]
-    # The slide: the striker's last run before the strike.
-    moving = [
-        f.frame_index
-        for f in truth
-        if f.frame_index < first
-        and np.any((f.class_id == STRIKER_CLASS) & (f.state == int(TrackState.MOVING)))
-    ]
-    slide_to = moving[-1]
-    slide_from = next(i for i in reversed(moving) if i - 1 not in moving)
+    slide_from, slide_to = last_run_before(truth, first)  # the slide
 
     def glimpsed(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
         for frame in frames:
@@ -2575,28 +2584,11 @@ def test_a_striker_set_down_with_a_jerk_across_its_line_is_not_struck() -> None:
     lost)."""
 
     def board() -> ScriptedMatch:
-        match = ScriptedMatch()
-        match.new_board("S")
-        match.put_striker("S", -60.0)
-        match.wait(0.5)
-        k = match.index("S")
-        spot = match.xy[k] + [60.0, 0.0]
-        match.hands = (HandPose("S", (float(spot[0]), float(spot[1]) - 30.0), float(np.pi / 2)),)
-        match.move({"S": (spot, 140.0)})
-        match.hands = ()
-        match.wait(1.0)
-        match.strike("S", target="W1", pocket="NE")
-        return match
+        return slid_along_its_line_then_struck(60.0, 140.0)
 
     truth = list(oracle_track_frames(board().timeline()))
     first, _ = strokes_of(record(board()))[0]["evidence"]["frames"]
-    moving = [
-        f.frame_index
-        for f in truth
-        if f.frame_index < first
-        and np.any((f.class_id == STRIKER_CLASS) & (f.state == int(TrackState.MOVING)))
-    ]
-    slide_to = moving[-1]
+    _, slide_to = last_run_before(truth, first)
 
     def jerked(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
         for frame in frames:
