@@ -16,7 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, POCKET_RADIUS_MM, nearest_pocket, pocket_centre
+from calibration.geometry import (
+    COIN_RADIUS_MM,
+    POCKET_RADIUS_MM,
+    Band,
+    nearest_pocket,
+    pocket_centre,
+    point_segment_distance,
+)
 from vision.events.board import Piece
 from vision.events.departures import ItemEvent, near_any
 from vision.tracks import TrackState
@@ -59,9 +66,11 @@ def stopped_dead(before: Piece, now: Piece, still_mm: float) -> Afterimage | Non
         or float(np.linalg.norm(now.position - before.position)) > still_mm
     ):
         return None
-    reach = np.asarray(before.velocity, dtype=float) * 2.0 * (now.time_s - before.time_s)
-    pocket = nearest_pocket(before.position + reach)
-    if _segment_distance(pocket_centre(pocket), before.position, reach) > POCKET_RADIUS_MM:
+    # Looks are frames apart, so the run has a length.
+    ahead = before.position + np.asarray(before.velocity, dtype=float) * 2.0 * (now.time_s - before.time_s)
+    pocket = nearest_pocket(ahead)
+    run = Band(before.xy, (float(ahead[0]), float(ahead[1])), 0.0)
+    if float(point_segment_distance(pocket_centre(pocket), run)) > POCKET_RADIUS_MM:
         return None
     return Afterimage(now.item, pocket, now.xy, now.frame, now.time_s)
 
@@ -78,10 +87,3 @@ def went_in(
         and abs(e.time_s - afterimage.time_s) <= window_s
         for e in in_holes
     )
-
-
-def _segment_distance(point: np.ndarray, start: np.ndarray, run: np.ndarray) -> float:
-    """How near `point` the segment from `start` along `run` passes."""
-    length2 = float(np.dot(run, run))
-    u = 0.0 if length2 == 0.0 else float(np.clip(np.dot(point - start, run) / length2, 0.0, 1.0))
-    return float(np.linalg.norm(point - (start + u * run)))
