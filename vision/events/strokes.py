@@ -722,9 +722,9 @@ class StrokeSegmenter:
         seat = self._struck_from(rest)
         if seat is None:
             return
-        aimed = rest.time_s - rest.since_s >= cfg.aim_s - TIME_EPSILON_S
+        lay_still_there = rest.time_s - rest.since_s >= cfg.aim_s - TIME_EPSILON_S
         if fastest.speed_mm_s < cfg.strike_speed_mm_s and (
-            not _leaving_base_lines(seat, fastest.velocity) or not aimed
+            not _leaving_base_lines(seat, fastest.velocity) or not lay_still_there
         ):
             # As fast as a soft stroke, but along its base lines: a hand sliding it into place
             # (development video 9165: carried 130 mm along the line at 300 mm/s); or from a
