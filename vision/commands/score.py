@@ -65,8 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--even-light",
         action="store_true",
-        help="brighten a dim lamp's dark corners before the detector looks (README: better on dim "
-        "development boards, mixed on others)",
+        help="brighten a dim lamp's dark corners before the detector looks (vision/RECORDER_CARD.md: "
+        "better on dim development boards, mixed on others)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)

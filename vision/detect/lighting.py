@@ -1,5 +1,5 @@
 """Evening out a dim lamp's light before the network looks at the board (on request:
-`carrom score --even-light`; the README and the model card give its figures, better on dim
+`carrom score --even-light`; the recorder's card and the model card give its figures, better on dim
 development boards and mixed on the held-out ones).
 
 A warm lamp over a club table lights the middle of the board and leaves its corners and

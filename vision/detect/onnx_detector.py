@@ -291,7 +291,7 @@ class OnnxDetector:
     for_tracking: bool = False
     # Brighten a dim lamp's dark parts of the board before the network looks (vision.detect.
     # lighting). Off unless asked for: better on dim development boards, mixed on the held-out
-    # ones (the README's figures).
+    # ones (the recorder's card, vision/RECORDER_CARD.md).
     even_light: bool = False
 
     def __post_init__(self) -> None:
