@@ -96,6 +96,8 @@ class RecordingStatus:
     recalibrations: list[int] = field(default_factory=list)
     calibration_error_mm: float | None = None
     elapsed_s: float = 0.0
+    # Wall time spent in each stage of the loop (`StageClock`): where a slow run's time went.
+    seconds_by_stage: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -110,7 +112,29 @@ class RecordingStatus:
             "calibration_error_mm": self.calibration_error_mm,
             "elapsed_s": round(self.elapsed_s, 2),
             "fps": round(self.frames_read / self.elapsed_s, 1) if self.elapsed_s > 0 else None,
+            "seconds_by_stage": {stage: round(s, 3) for stage, s in self.seconds_by_stage.items()},
         }
+
+
+# The loop's stages, in the order a frame passes them (`RecordingStatus.seconds_by_stage`):
+# "calibration" holds the camera monitor's check of every frame, "stroke inference" writing
+# the log, "review" the review images.
+STAGES = ("decoding", "calibration", "motion gate", "detection", "tracking", "stroke inference", "review")
+
+
+@dataclass
+class StageClock:
+    """Charges wall time to the loop's stages: each `lap` gives the time since the last lap to
+    one stage. Waiting for the next frame is "decoding" (the decoder's threads work ahead
+    while the recorder works, so this is what decoding costs the loop, not what it costs)."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    _last: float = field(default_factory=time.perf_counter)
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] += now - self._last
+        self._last = now
 
 
 CalibrateFn = Callable[[np.ndarray], Any]  # image -> CalibrationResult (.calibration)
@@ -241,7 +265,10 @@ class Pipeline:
         last_detected = -(10**9)
         last_reason = ""
         frame: Frame | None = None
+        clock = StageClock()
+        status.seconds_by_stage = clock.seconds
         for frame in source:
+            clock.lap("decoding")
             status.frames_read += 1
             status.last_frame = frame.index
             if self.calibration is None:
@@ -251,6 +278,7 @@ class Pipeline:
                 try:
                     self._try_calibrate(frame, status)
                 except CalibrationError as exc:
+                    clock.lap("calibration")
                     last_reason = str(exc)
                     if attempts >= opts.calibration_attempts:
                         break
@@ -258,7 +286,10 @@ class Pipeline:
                     continue
             else:
                 self._check_camera(frame, status)
-            if not self._wanted(frame, frame.index - last_detected):
+            clock.lap("calibration")
+            wanted = self._wanted(frame, frame.index - last_detected)
+            clock.lap("motion gate")
+            if not wanted:
                 continue
             last_detected = frame.index
             status.frames_detected += 1
@@ -267,6 +298,7 @@ class Pipeline:
                 continue
             detections = self.detector.detect(frame, calibration)
             faint = getattr(self.detector, "faint", None)
+            clock.lap("detection")
             if faint is not None:
                 detections = continued(detections, faint, self._followed, frame.time_s)
                 # The recorder weighs faint carrommen (a coin's lead into a pocket, one counted
@@ -275,13 +307,16 @@ class Pipeline:
             tracks = self.tracker.update(detections, frame.index, frame.time_s)
             self._followed = tracks if isinstance(tracks, TrackFrame) else None
             self._striker_unfollowed = _striker_unfollowed(detections, tracks)
+            clock.lap("tracking")
             # Pieces seen over a pocket's hole are not tracked (they are falling in), but tell
             # the recorder where one went that was never seen on its way.
             over_holes = getattr(self.detector, "over_holes", None)
             events = self.recorder.update(tracks, detections, over_holes, faint)
+            clock.lap("stroke inference")
             self._after_events(frame, events, status)
             if self.review is not None and self.recorder.at_rest and self.review.wants_rest_image(frame):
                 self.review.rest_image(frame, calibration)
+            clock.lap("review")
             now = time.perf_counter()
             if now - last_report >= opts.progress_every_s:
                 last_report = now
@@ -293,7 +328,9 @@ class Pipeline:
             raise NoBoardFound(f"{where}no carrom board found{seen}{reason}")
         if frame is not None:
             events = self.recorder.finish(frame.index, frame.time_s)
+            clock.lap("stroke inference")
             self._after_events(frame, events, status)
+            clock.lap("review")
         status.stopped_reason = getattr(source, "stopped_reason", None)
         status.elapsed_s = time.perf_counter() - started
         self._report_progress(source, status, status.elapsed_s, final=True)

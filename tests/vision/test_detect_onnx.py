@@ -54,6 +54,17 @@ def test_moving_pieces_are_found_in_their_smear(detector) -> None:
     assert moving["recall"] >= 0.85
 
 
+def test_the_time_of_rectifying_and_of_the_network_is_counted_per_look() -> None:
+    detector = load_default_detector()
+    scene = load_still(30004, layout="sparse", hands=0)
+    assert detector.seconds_by_step == {"rectification": 0.0, "network": 0.0}
+    detector.detect(scene.image_bgr, scene.calibration)
+    once = dict(detector.seconds_by_step)
+    detector.detect(scene.image_bgr, scene.calibration)
+    assert all(seconds > 0.0 for seconds in once.values())
+    assert all(detector.seconds_by_step[step] > once[step] for step in once)
+
+
 def test_an_empty_board_has_no_pieces(detector) -> None:
     scene = load_still(30004, layout="sparse", hands=0)
     found = detector.detect(scene.image_bgr, scene.calibration)

@@ -4,6 +4,7 @@ true positions as the detector, the real tracker and stroke inference."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from tests.vision.scripted_match import ScriptedMatch
 from vision.detections import CLASS_NAMES, Detections
 from vision.events import MatchLogWriter, MatchRecorder, SeatAssigner
 from vision.io import Frame
-from vision.pipeline import Pipeline, PipelineOptions, _striker_unfollowed
+from vision.pipeline import STAGES, Pipeline, PipelineOptions, _striker_unfollowed
 from vision.track import Tracker
 
 SIZE = 240  # pixels: a small top-down picture is enough for the motion gate
@@ -122,6 +123,37 @@ def test_the_pipeline_records_the_scripted_strokes_and_skips_frames_at_rest(tmp_
     assert status.strokes == 4 and status.stopped_reason is None
     # Work is skipped at rest: far fewer detections than frames.
     assert detector.calls == status.frames_detected < 0.8 * status.frames_read
+
+
+class SlowDetector(TruthDetector):
+    """The truth, a few milliseconds late: a detector whose time should show as detection's."""
+
+    def detect(self, image_bgr: np.ndarray, calibration: Calibration) -> Detections:
+        time.sleep(DETECT_S)
+        return super().detect(image_bgr, calibration)
+
+
+DETECT_S = 0.004
+
+
+def test_the_time_of_each_stage_of_the_loop_is_recorded(tmp_path: Path) -> None:
+    match = scripted()
+    source = DrawnSource(match.timeline())
+    detector = SlowDetector(source)
+    recorder = MatchRecorder(SeatAssigner(), writer=MatchLogWriter(tmp_path / "log.json"))
+    pipeline = Pipeline(
+        recorder, detector, Tracker(), calibrate=lambda image: source.calibration, watch_camera=False
+    )
+    status = pipeline.run(source)
+    seconds = status.seconds_by_stage
+    assert list(seconds) == list(STAGES)
+    assert all(s >= 0.0 for s in seconds.values())
+    # Every moment of the run is charged to one stage, and the detector's to detection.
+    assert 0.9 * status.elapsed_s <= sum(seconds.values()) <= status.elapsed_s
+    slept = DETECT_S * detector.calls
+    assert slept <= seconds["detection"] < slept + 0.5 * status.elapsed_s
+    assert seconds["detection"] > max(s for stage, s in seconds.items() if stage != "detection")
+    assert status.to_dict()["seconds_by_stage"] == {stage: round(s, 3) for stage, s in seconds.items()}
 
 
 def test_a_source_that_breaks_keeps_the_strokes_recorded_before(tmp_path: Path) -> None:

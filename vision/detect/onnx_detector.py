@@ -9,6 +9,7 @@ no patches: the cost is the same for an empty board and for the break.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -328,6 +329,10 @@ class OnnxDetector:
         self._mouths_before: dict[str, np.ndarray | None] = {}
         self._mouths_latest: dict[str, tuple[int, np.ndarray | None]] = {}
         self._looks = 0
+        # Wall time of the board's rectification and of the network's passes (the light evened
+        # first, when asked), over every look: what `python -m vision.bench` splits the
+        # detector's time into.
+        self.seconds_by_step = {"rectification": 0.0, "network": 0.0}
 
     def network_input(self, view: BoardView, whole: bool) -> np.ndarray:
         """What the network is given for `view`: the view itself, or with `even_light` its light
@@ -378,8 +383,12 @@ class OnnxDetector:
         over the whole view, if the box's corners lie on multiples of its coarsest cell
         (`box_alignment_px`). `striker_elsewhere`: a confident striker was found outside the
         box, so no pale striker is looked for in it."""
+        started = time.perf_counter()
         view = self.rectifier.view(image, calibration, box)
+        rectified = time.perf_counter()
         heat, offsets = self.heat_maps(self.network_input(view, whole=box is None))
+        self.seconds_by_step["rectification"] += rectified - started
+        self.seconds_by_step["network"] += time.perf_counter() - rectified
         uv, classes, score = find_peaks(heat, offsets, self.stride, UNSURE_FROM_SCORE)
         faces = view.to_board(uv - 0.5)
         to_base_circle = _nearest_mm(faces, _BASE_CIRCLES)
