@@ -4,8 +4,8 @@ Writes, in --out: match-log.json (appended and flushed as each stroke comes to r
 keeps what was recorded), report.json, scoresheet.csv and scoresheet.html (the rules
 renderers; each stroke links to its review image), review/ (per stroke before/after
 top-down images, index.json for `carrom review`), and recording.json (frames read and
-detected, re-calibrations, where decoding stopped). With no VIDEO it scores the embedded
-sample video, samples/sample-board.mp4.
+detected, re-calibrations, where decoding stopped, the seconds each stage took). With no
+VIDEO it scores the embedded sample video, samples/sample-board.mp4.
 """
 
 from __future__ import annotations
