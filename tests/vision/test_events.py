@@ -3442,6 +3442,51 @@ def test_a_striker_lost_slowing_into_a_mouth_and_found_lying_there_was_not_pocke
     assert strokes[-1]["pocketed"] == ["striker"]
 
 
+def striker_lifted_from_the_mouth(frames: Iterator[TrackFrame], lying_looks: int) -> Iterator[TrackFrame]:
+    """The striker of `striker_rolled_into_a_mouth` lies at the mouth for `lying_looks` looks
+    (a coin still rolling slowly elsewhere keeps the stroke open), then a hand takes it: its
+    track is lost for good, the tracker letting it go into the pocket by which it was lost."""
+    rest_from: int | None = None
+    rolling: int | None = None
+    for frame in frames:
+        striker, near = striker_by_the_mouth(frame, 31.0)
+        if rest_from is None and near.any() and np.linalg.norm(frame.velocity_mm_s[near][0]) < 1.0:
+            rest_from = frame.frame_index
+            rolling = int(frame.track_id[frame.class_id == CLASS_NAMES.index("white")][0])
+        if rest_from is not None and rolling is not None:
+            looks = frame.frame_index - rest_from
+            xy, velocity = frame.xy_mm.copy(), frame.velocity_mm_s.copy()
+            state, pocket = frame.state.copy(), frame.pocket.copy()
+            coin = frame.track_id == rolling
+            if looks <= lying_looks + 10:
+                xy[coin] += (2.0 * looks, 0.0)
+                velocity[coin] = (60.0, 0.0)
+                state[coin] = int(TrackState.MOVING)
+            else:
+                xy[coin] += (2.0 * (lying_looks + 10), 0.0)
+            if looks == lying_looks:
+                state[striker], pocket[striker] = int(TrackState.POCKETED), POCKETS.index("NE")
+            frame = replace(frame, xy_mm=xy, velocity_mm_s=velocity, state=state, pocket=pocket)
+            if looks > lying_looks:
+                frame = frame.select(~striker)
+        yield frame
+
+
+def test_a_striker_lost_where_it_came_to_rest_by_a_mouth_was_lifted_not_pocketed() -> None:
+    """Held-out video 81016 (`worn`, development data since): the striker rolled to rest 35 mm
+    from a corner's centre, its centre clear of the hole, and lay there 0.7 s while the stroke
+    was still open; a hand nudged it and lifted it, its track was lost at the mouth and let go
+    into the pocket, and the stroke was ruled a striker pocketed, a foul. A disc lying still
+    does not fall in by itself. One lost there a look after it stopped, before it lay still
+    for a settle's time, is still taken to have gone in."""
+    truth = oracle_track_frames(striker_rolled_into_a_mouth().timeline())
+    lifted = strokes_of(record(striker_rolled_into_a_mouth(), striker_lifted_from_the_mouth(truth, 20)))
+    assert len(lifted) == 2 and lifted[-1]["pocketed"] == []
+    truth = oracle_track_frames(striker_rolled_into_a_mouth().timeline())
+    went_in = strokes_of(record(striker_rolled_into_a_mouth(), striker_lifted_from_the_mouth(truth, 1)))
+    assert len(went_in) == 2 and went_in[-1]["pocketed"] == ["striker"]
+
+
 def striker_read_as_a_white_at_the_mouth(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
     """On the board's last stroke the tracker loses the striker 50 mm from the north-east
     pocket's centre as it slows into the mouth, lets it go into the pocket two looks later, and

@@ -2237,12 +2237,21 @@ class StrokeSegmenter:
         # seen where a carromman lies now: discs do not overlap, so that was the coin, read as
         # the striker (development video 9189: a white at a corner's mouth read so for one look
         # at the break, 5 mm from where it lay still after, while the dim striker lay unseen).
+        # Nor one lost where it had come to rest, its centre clear of the hole: a disc lying
+        # still does not fall in by itself, a hand took it (held-out video 81016, `worn`,
+        # development data since: the striker lay 35 mm from a corner's centre for 0.7 s, a
+        # hand nudged it 4 mm and lifted it, and it was ruled pocketed, a foul).
         coins_now = _tracks_mm(self.pieces, CARROMMEN, in_view=True)
+        rested = stroke.striker_rested_at
+        lay_clear_of_a_hole = (
+            rested is not None and float(pocket_distance_mm(np.array(rested))[0]) > POCKET_MOUTH_MM
+        )
 
         def went_in(event: ItemEvent) -> bool:
             seen_there_s = stroke.striker_near_pocket_s.get(str(event.pocket), -np.inf)
             lost_s = event.time_s if event.last_seen_s is None else event.last_seen_s
-            return seen_there_s <= lost_s and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
+            lifted = lay_clear_of_a_hole and near_any(event.xy, np.array([rested]), STRIKER_RADIUS_MM)
+            return seen_there_s <= lost_s and not lifted and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
 
         striker_events = [
             e
