@@ -23,10 +23,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from vision.io import Frame, VideoFileSource
+
+if TYPE_CHECKING:
+    from vision.pipeline import RecordingStatus
 
 # The issue's target: end-to-end throughput at least this share of plain decoding.
 TARGET_SHARE = 0.70
@@ -102,23 +106,23 @@ class LoopedSource:
 
 @dataclass
 class PipelineRun:
-    fps: float
-    frames_read: int
-    frames_detected: int
-    strokes: int
+    status: RecordingStatus  # frames read and detected, strokes, seconds per stage of the loop
+    elapsed_s: float
     # How many detected frames the network ran over the whole board ("full"), over parts
     # ("part"), or not at all ("none").
     work: dict[str, int]
-    # Wall seconds per stage of the loop (vision.pipeline.STAGES), and of the detection stage
-    # the board's rectification and the network's passes.
-    seconds_by_stage: dict[str, float]
+    # Of the detection stage, the board's rectification and the network's passes.
     seconds_by_step: dict[str, float]
+
+    @property
+    def fps(self) -> float:
+        return self.status.frames_read / self.elapsed_s
 
     def ms_per_frame(self) -> str:
         """Where a frame's time went, in ms per frame read."""
-        per = 1000.0 / max(1, self.frames_read)
+        per = 1000.0 / max(1, self.status.frames_read)
         parts = []
-        for stage, seconds in self.seconds_by_stage.items():
+        for stage, seconds in self.status.seconds_by_stage.items():
             text = f"{stage} {seconds * per:.2f}"
             if stage == "detection" and self.seconds_by_step:
                 steps = ", ".join(f"{step} {s * per:.2f}" for step, s in self.seconds_by_step.items())
@@ -149,12 +153,9 @@ def run_pipeline(source: object, camera: object | None = None) -> PipelineRun:
     elapsed = time.perf_counter() - start
     detector = getattr(pipeline.detector, "detector", pipeline.detector)  # inside changed_part's
     return PipelineRun(
-        status.frames_read / elapsed,
-        status.frames_read,
-        status.frames_detected,
-        status.strokes,
+        status,
+        elapsed,
         getattr(pipeline.detector, "work_counts", {}),
-        dict(status.seconds_by_stage),
         dict(getattr(detector, "seconds_by_step", {})),
     )
 
@@ -219,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         run = run_pipeline(VideoFileSource(video), camera)
         print(f"decode only: PyAV {pyav_fps:.1f} fps, OpenCV {opencv_fps:.1f} fps (reference {decode:.1f})")
         print(
-            f"pipeline:    {run.fps:.1f} fps ({run.frames_detected}/{frames} frames detected, "
-            f"{run.strokes} strokes) = {run.fps / decode:.0%} of decode"
+            f"pipeline:    {run.fps:.1f} fps ({run.status.frames_detected}/{frames} frames detected, "
+            f"{run.status.strokes} strokes) = {run.fps / decode:.0%} of decode"
         )
         if run.work:
             print(
