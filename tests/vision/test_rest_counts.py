@@ -101,3 +101,29 @@ def test_a_spot_only_ever_seen_faintly_is_counted_and_told_apart() -> None:
     assert counter.snapshot().faint("white") == 1
     # Not counted at all, not faint either: the striker read as a faint coin where it lies.
     assert counter.faint("white", np.array([[357.5, 314.0]])) == 0
+
+
+def test_a_faint_spot_at_a_known_phantom_is_not_counted_but_a_piece_seen_plainly_there_is() -> None:
+    """A spot learned as a phantom (the board's wood read as a white at 0.4, held-out video
+    81010, development data since) is not counted while it stays faint; a coin that comes to
+    rest there and is seen plainly is; and a faint spot elsewhere still counts."""
+    counter = RestCounter(("white", "black", "queen"))
+    counter.set_phantoms(np.array([[-179.0, -300.0]]))
+
+    def looks(score_at_phantom: float) -> dict[str, int]:
+        counter.clear()
+        for _ in range(10):
+            counter.add(
+                Detections(
+                    np.array([[100.0, 50.0], [-176.5, -301.5], [-80.0, 10.0]]),
+                    np.array([WHITE, WHITE, WHITE]),
+                    np.array([0.9, score_at_phantom, 0.45], np.float32),
+                )
+            )
+        return dict(counter.counts())
+
+    assert looks(0.42)["white"] == 2
+    assert counter.faint("white") == 1  # the faint one elsewhere, not the phantom
+    assert len(counter.faint_pieces("white", with_phantoms=True)) == 2
+    assert counter.snapshot().counts()["white"] == 2  # a snapshot knows the phantoms
+    assert looks(0.88)["white"] == 3

@@ -33,6 +33,9 @@ SAME_DISC_MM = 0.5 * STRIKER_RADIUS_MM
 # one, can read as a white coin at 0.4-0.5 look after look (held-out videos 64008, 64011,
 # 64015, now development data).
 FAINT_SPOT_SCORE = 0.6
+# A faint spot this near a phantom (`RestCounter.phantoms`) is that phantom seen again: a
+# spot's looks scatter by `SPOT_MM` about where it was found.
+PHANTOM_MM = 2.0 * SPOT_MM
 _STRIKER = CLASS_NAMES.index("striker")
 
 
@@ -44,6 +47,13 @@ class RestCounter:
         # (the counts and the placing zone's counts), found once per look.
         self._spots: dict[str, np.ndarray] = {}
         self._strongest: dict[str, np.ndarray] = {}  # per spot, its best look's score
+        # Where the detector sees a carromman, only ever faintly, that is not one: spots found
+        # when every piece was known to lie elsewhere (`StrokeSegmenter`, at a new board's
+        # break). A faint spot there is not counted; a piece seen plainly there is.
+        self.phantoms: np.ndarray = np.zeros((0, 2))
+
+    def set_phantoms(self, spots_mm: np.ndarray) -> None:
+        self.phantoms = np.asarray(spots_mm, dtype=float).reshape(-1, 2)
 
     def add(self, detections: Detections) -> None:
         self._looks.append(detections)
@@ -54,6 +64,7 @@ class RestCounter:
         """The window as it is now, counted only when asked (the looks are not copied)."""
         frozen = RestCounter(self.items)
         frozen._looks.extend(self._looks)
+        frozen.phantoms = self.phantoms
         frozen._spots = self._spots
         frozen._strongest = self._strongest
         return frozen
@@ -77,16 +88,23 @@ class RestCounter:
         """How many of the pieces `pieces` counts scored under `FAINT_SPOT_SCORE` in every look."""
         return len(self.faint_pieces(item, striker_mm))
 
-    def faint_pieces(self, item: str, striker_mm: np.ndarray | None = None) -> np.ndarray:
+    def faint_pieces(
+        self, item: str, striker_mm: np.ndarray | None = None, with_phantoms: bool = False
+    ) -> np.ndarray:
         """(N, 2) board mm of the pieces of `pieces` that scored under `FAINT_SPOT_SCORE` in
-        every look."""
-        spots, strongest = self._spots_of(item, striker_mm)
+        every look (`with_phantoms`: and the faint spots at `phantoms`, not counted)."""
+        spots, strongest = self._spots_of(item, striker_mm, with_phantoms)
         return spots[strongest < FAINT_SPOT_SCORE]
 
-    def _spots_of(self, item: str, striker_mm: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _spots_of(
+        self, item: str, striker_mm: np.ndarray | None, with_phantoms: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         if item not in self._spots:
             self._spots[item], self._strongest[item] = self._find(item)
         spots, strongest = self._spots[item], self._strongest[item]
+        if len(self.phantoms) and len(spots) and not with_phantoms:
+            real = ~((strongest < FAINT_SPOT_SCORE) & self._near_phantom(spots))
+            spots, strongest = spots[real], strongest[real]
         if striker_mm is None or not len(striker_mm) or not len(spots) or item == "striker":
             return spots, strongest
         coin = ~self._striker_misread(spots, striker_mm)
@@ -124,6 +142,10 @@ class RestCounter:
             return spots, best
         coin = ~self._striker_misread(spots)
         return spots[coin], best[coin]
+
+    def _near_phantom(self, spots: np.ndarray) -> np.ndarray:
+        distance = np.linalg.norm(spots[:, None, :] - self.phantoms[None, :, :], axis=2)
+        return (distance <= PHANTOM_MM).any(axis=1)
 
     def _striker_misread(self, spots: np.ndarray, striker_mm: np.ndarray | None = None) -> np.ndarray:
         """Which spots are the striker read as a coin: the striker was seen only there

@@ -254,6 +254,8 @@ class _Stroke:
     striker_rested_at: tuple[float, float] | None = None
     # Faint carrommen seen at a strike nobody saw (`_board_moved`).
     faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    # The board counted at rest before the strike (`counts_before` was first taken from it).
+    board_before: _CountsThen | None = None
 
 
 class _CountsThen:
@@ -316,6 +318,18 @@ class _CountsThen:
             (item, xy)
             for item in CARROMMEN
             for xy in self._off_the_striker(self._window.faint_pieces(item, self._striker_mm))
+        ]
+
+    def faint_spots(self) -> list[tuple[str, np.ndarray]]:
+        """`faint_pieces` and the faint spots at known phantoms (`RestCounter.phantoms`)."""
+        if self._window is None:
+            return []
+        return [
+            (item, xy)
+            for item in CARROMMEN
+            for xy in self._off_the_striker(
+                self._window.faint_pieces(item, self._striker_mm, with_phantoms=True)
+            )
         ]
 
     def counted_at(self, item: str, xy_mm: np.ndarray) -> bool:
@@ -736,6 +750,7 @@ class StrokeSegmenter:
             counts_before=rest.counts,
             placing_zone_before=rest.placing_zone,
             start_frame=frame.frame_index,
+            board_before=rest.board,
             start_time_s=frame.time_s,
             striker_id=fastest.track_id,
             striker_start=rest.xy.copy(),
@@ -1115,6 +1130,7 @@ class StrokeSegmenter:
             counts_before=board.counts,
             placing_zone_before=board.placing_zone,
             start_frame=before.frame,
+            board_before=board,
             start_time_s=before.time_s,
             striker_id=striker_id,
             striker_start=None,
@@ -1208,6 +1224,7 @@ class StrokeSegmenter:
             counts_before=rest.counts,
             placing_zone_before=rest.placing_zone,
             start_frame=rest.frame + 1,
+            board_before=rest.board,
             start_time_s=rest.time_s,
             striker_id=striker_id,
             striker_start=rest.xy.copy(),
@@ -1401,6 +1418,19 @@ class StrokeSegmenter:
                 out[p.item] += 1
         return out
 
+    def _phantoms_at_break(self, stroke: _Stroke) -> np.ndarray:
+        """Where carrommen were counted at rest before a break, only ever faintly, outside
+        the arrangement: law 41 sets all nineteen within the outer circle, so what the detector
+        sees elsewhere then is the board itself (held-out video 81010, `tournament`: a "white"
+        on the plain wood below a base line at 0.40-0.47 look after look, the whole match; with
+        seven whites left after two went in at the break, the count found eight, and one of
+        the two pocketings, seen leaving into its corner, was dropped and the result lost)."""
+        if stroke.board_before is None:
+            return np.zeros((0, 2))
+        reach = OUTER_CIRCLE_RADIUS_MM - COIN_RADIUS_MM + self.config.arrangement_tolerance_mm
+        spots = [xy for _, xy in stroke.board_before.faint_spots() if float(np.hypot(*xy)) > reach]
+        return np.array(spots, dtype=float).reshape(-1, 2)
+
     def _returned_unseen(self, put_back: Counter[str]) -> Counter[str]:
         """Of the carrommen put back, those that are pieces gone unseen at an earlier stroke
         coming back from off the board: as many per colour as were put back beyond what the
@@ -1423,6 +1453,7 @@ class StrokeSegmenter:
         if arrangement and emptied:
             stroke.new_board = True
             stroke.counts_before = Counter(FULL_SET)  # law 41: all nineteen are set out
+            self._rest_counter.set_phantoms(self._phantoms_at_break(stroke))
             return
         if self._end_state is None:
             return
