@@ -110,14 +110,22 @@ class ScriptedMatch:
         self.wait(0.5)
         self._new_board = True
 
-    def place(self, object_id: str, xy: tuple[float, float], seat: Seat = "N") -> None:
-        """Put a carromman back by hand (held over the board, then set down)."""
+    def place(
+        self,
+        object_id: str,
+        xy: tuple[float, float],
+        seat: Seat = "N",
+        speed: float = 300.0,
+        from_mm: float = 120.0,
+    ) -> None:
+        """Put a carromman back by hand (held over the board `from_mm` towards `seat`, carried
+        in at `speed`, then set down)."""
         k = self.index(object_id)
-        self.xy[k] = np.asarray(xy) + seat_normal(seat) * 120.0
+        self.xy[k] = np.asarray(xy) + seat_normal(seat) * from_mm
         self.state[k] = int(ObjectState.HELD)
         self.pocket[k] = -1
         self.hands = (HandPose(seat, tuple(self.xy[k]), _angle_from(seat), "place"),)
-        self.move({object_id: (np.asarray(xy, dtype=float), 300.0)})
+        self.move({object_id: (np.asarray(xy, dtype=float), speed)})
         self.state[k] = int(ObjectState.ON_BOARD)
         self.hands = (
             HandPose(seat, tuple(np.asarray(xy) + seat_normal(seat) * 30.0), _angle_from(seat), "place"),

@@ -2803,6 +2803,59 @@ def striker_carried_as_a_coin_between(
         yield frame
 
 
+def held_coin_read_as_a_black_between(
+    frames: Iterator[TrackFrame], first: int, last: int
+) -> Iterator[TrackFrame]:
+    """From `first` to `last` the coin carried in a hand is read as a black, and the tracker
+    hands it the track of the first black on the board, hidden under that hand meanwhile."""
+    black = CLASS_NAMES.index("black")
+    for frame in frames:
+        held = frame.state == int(TrackState.HELD)
+        if first <= frame.frame_index <= last and held.any():
+            coin = int(frame.track_id[frame.class_id == black].min())
+            keep = frame.track_id != coin
+            ids, classes, states = frame.track_id.copy(), frame.class_id.copy(), frame.state.copy()
+            ids[held], classes[held], states[held] = coin, black, int(TrackState.MOVING)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, ids, classes, frame.xy_mm, frame.velocity_mm_s,
+                states, frame.pocket, frame.score,
+            ).select(keep)  # fmt: skip
+        yield frame
+
+
+def test_no_stroke_is_struck_while_the_striker_lies_in_the_pocket_it_fell_into() -> None:
+    """South pockets a white and the striker with it (law 58: the white and a due are put
+    back, South plays on). While the striker still lies in the corner, the second white is
+    carried in fast, read as a black, and the tracker hands it the track of a black hidden
+    under the hand: a black "flies" at a strike's speed with no striker anywhere (held-out
+    video 81001, `warm-lamp`, development data since: a stroke nobody played was recorded,
+    the placing missed and the next stroke's white with it). No stroke is struck without the
+    striker: until it is seen again, what flies is in a hand."""
+
+    def board() -> tuple[ScriptedMatch, int, int]:
+        m = one_stroke_board()  # South's break sends W3 into NW
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", striker_pocket="NE")
+        m.wait(1.5)
+        m.place("W1", (32.0, 6.0))
+        carried = len(m._xy)
+        m.place("W3", (-35.0, -8.0), speed=2400.0, from_mm=240.0)
+        m.put_striker("S", 100.0)
+        m.strike("S", target="W2", pocket="SW")
+        return m, carried, carried + 6
+
+    m, first, last = board()
+    frames = held_coin_read_as_a_black_between(oracle_track_frames(m.timeline()), first, last)
+    events = record(m, frames)
+    strokes = strokes_of(events)
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [
+        ("S", ["white"]),
+        ("S", ["white", "striker"]),
+        ("S", ["white"]),
+    ]
+    assert [e["items"] for e in events if e["type"] == "placed"] == [["white", "white"]]
+
+
 def last_white_unseen_between(
     frames: Iterator[TrackFrame], first: int, last: int, faint_peak: bool
 ) -> Iterator[tuple[TrackFrame, Detections]]:

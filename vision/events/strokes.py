@@ -430,6 +430,8 @@ class StrokeSegmenter:
         self._last_visible_piece: dict[int, Piece] = {}
         # When a striker was last seen, under whatever track (kept or dropped since).
         self._striker_seen_s = float("-inf")
+        # The last stroke sent the striker into a pocket or off the board (`_close`).
+        self._striker_left_at_end = False
         # The tracks' sightings before their last (a dim striker in flight is seen in looks a
         # few frames apart: `_flight_strike`; so is a coin struck unseen: `_struck_unseen`).
         self._seen_before: dict[int, Piece] = {}
@@ -1088,6 +1090,13 @@ class StrokeSegmenter:
             return False
         if rest is not None and self._aimed_lately(rest, frame):
             return False  # aimed in sight a moment ago: the tests above are in charge
+        # Gone into a pocket or off the board at the last stroke and not seen since, the striker
+        # is still to be fished out and put down: no stroke without it; a coin flying now is in
+        # a hand putting pieces back (held-out video 81001, `warm-lamp`, development data since:
+        # the second white of a due put back, carried in at 4 m/s while the striker lay in the
+        # corner it fell into, made a stroke nobody played).
+        if self._striker_left_at_end and self._striker_seen_s <= self._ended_s:
+            return False
         # Not seen for a strike's window: a striker lifted from where it lay a moment ago is
         # being carried, and read as a coin in the hand it may fly (development video 9189).
         # Picked up, put down on a base line, aimed and struck takes longer. Under any track,
@@ -2353,6 +2362,7 @@ class StrokeSegmenter:
         self._end_overboard = Counter(e.item for e in overboard if e.item in CARROMMEN)
         self._end_vanished = Counter(vanished)
         self._end_unseen_overboard = Counter(unseen_overboard)
+        self._striker_left_at_end = any(e.item == "striker" for e in (*kept, *overboard))
         start_frame, start_time_s = stroke.struck_at or (stroke.start_frame, stroke.start_time_s)
         return StrokeRecord(
             seat=stroke.seat,
