@@ -31,9 +31,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.geometry import (
     COIN_RADIUS_MM,
     COINS_PER_COLOUR,
-    HALF_SURFACE_MM,
     POCKET_RADIUS_MM,
-    STRIKER_RADIUS_MM,
     on_playing_surface,
     pocket_centres,
 )
@@ -52,8 +50,6 @@ MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STR
 # board was still, and was then taken for a due being put back (and a black for pocketed).
 MISREAD_RUN = 3
 _INFEASIBLE = 1e9
-# A piece against a cushion is read up to this far past where the cushion stops its centre.
-CUSHION_SLACK_MM = 5.0
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
 
 
@@ -332,17 +328,7 @@ class Tracker:
             track.state = TrackState.OCCLUDED
 
     def _predict(self, track: _Track, dt: float) -> np.ndarray:
-        """Where the piece is now, moving on as it was, off any cushion it ran into: a piece
-        on the surface cannot pass through one (held-out video 81008, development data since:
-        a black sent into the cushion at 2.1 m/s at the break, seen once on its way back, 80 mm
-        from where it would be beyond the cushion and 40 mm from where the cushion sends it,
-        went untracked along the cushion into the corner, and was taken to have jumped off)."""
-        predicted = track.xy + track.velocity * dt
-        radius = STRIKER_RADIUS_MM if track.class_id == STRIKER else COIN_RADIUS_MM
-        stop = HALF_SURFACE_MM - radius
-        # Only a piece seen on the surface bounces: one seen past a cushion is in the air.
-        beyond = (np.abs(predicted) > stop) & (np.abs(track.xy) <= stop + CUSHION_SLACK_MM)
-        return np.where(beyond, np.sign(predicted) * 2.0 * stop - predicted, predicted)
+        return track.xy + track.velocity * dt
 
     def _horizon(self, track: _Track, dt: float) -> float:
         """How far ahead of its last sighting a track's piece is now, in seconds. A striker
