@@ -30,7 +30,6 @@ from calibration.geometry import (
     COIN_DIAMETER_MM,
     COIN_MASS_G,
     COIN_RADIUS_MM,
-    HALF_SURFACE_MM,
     OUTER_CIRCLE_RADIUS_MM,
     POCKET_RADIUS_MM,
     POCKETS,
@@ -1876,13 +1875,6 @@ class StrokeSegmenter:
             index, distance = _pocket_ahead(last.xy, last.velocity)
             if _in_the_air(last) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
-            if not _meets_a_hole(last_look or last):
-                # Its path meets a cushion clear of every hole: on the surface it would have
-                # come back off the cushion, in sight; unseen since, it flew off, if it left
-                # (held-out video 81016, development data since: a white flying at 4.4 m/s at
-                # the east cushion, 65 mm short of the north-east hole, never seen again, was
-                # "pocketed" there, and the board's result lost).
-                return replace(event, guess=True)
             if distance <= POCKET_ZONE_MM:
                 return replace(event, pocket=POCKETS[index])
             # Its path ran off the surface: it jumped, or it came back off the cushion unseen;
@@ -2518,27 +2510,6 @@ def _in_the_air(piece: Piece) -> bool:
     in the corner 86 mm along, and the queen taken for covered)."""
     radius = STRIKER_RADIUS_MM if piece.item == "striker" else COIN_RADIUS_MM
     return not bool(on_playing_surface(piece.xy, radius - AIRBORNE_MARGIN_MM))
-
-
-def _meets_a_hole(piece: Piece) -> bool:
-    """Whether `piece`, moving on as it was, may end in a hole: it reaches the cushion where
-    its centre is within `POCKET_CAPTURE_MM` of a pocket's centre (its edge over the hole, or
-    nearly), or it meets the cushion at a glance, more along it than into it, and slides on
-    along it (held-out video 81005, development data since: a black lost 68 mm from a corner,
-    running down the cushion into it). True for a piece not moving."""
-    xy, velocity = np.asarray(piece.xy, dtype=float), np.asarray(piece.velocity, dtype=float)
-    radius = STRIKER_RADIUS_MM if piece.item == "striker" else COIN_RADIUS_MM
-    stop = HALF_SURFACE_MM - radius
-    moving = velocity != 0.0
-    if not moving.any():
-        return True
-    to_cushion = np.full(2, np.inf)
-    to_cushion[moving] = (np.sign(velocity[moving]) * stop - xy[moving]) / velocity[moving]
-    across = int(np.argmin(to_cushion))
-    if abs(velocity[across]) < abs(velocity[1 - across]):
-        return True
-    reached = xy + velocity * max(0.0, float(to_cushion[across]))
-    return bool(np.linalg.norm(pocket_centres() - reached, axis=1).min() <= POCKET_CAPTURE_MM)
 
 
 def _hole_under(xy: np.ndarray) -> str | None:
