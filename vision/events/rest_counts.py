@@ -49,11 +49,17 @@ class RestCounter:
         self._strongest: dict[str, np.ndarray] = {}  # per spot, its best look's score
         # Where the detector sees a carromman, only ever faintly, that is not one: spots found
         # when every piece was known to lie elsewhere (`StrokeSegmenter`, at a new board's
-        # break). A faint spot there is not counted; a piece seen plainly there is.
-        self.phantoms: np.ndarray = np.zeros((0, 2))
+        # break). A faint spot there is not counted; a piece seen plainly there is. Kept in
+        # board mm until the next break: a print on the board stays where it is on the board
+        # when the camera is bumped and re-calibrated.
+        self._phantoms: np.ndarray = np.zeros((0, 2))
+
+    @property
+    def phantoms(self) -> np.ndarray:
+        return self._phantoms
 
     def set_phantoms(self, spots_mm: np.ndarray) -> None:
-        self.phantoms = np.asarray(spots_mm, dtype=float).reshape(-1, 2)
+        self._phantoms = np.asarray(spots_mm, dtype=float).reshape(-1, 2)
 
     def add(self, detections: Detections) -> None:
         self._looks.append(detections)
@@ -64,7 +70,7 @@ class RestCounter:
         """The window as it is now, counted only when asked (the looks are not copied)."""
         frozen = RestCounter(self.items)
         frozen._looks.extend(self._looks)
-        frozen.phantoms = self.phantoms
+        frozen._phantoms = self._phantoms
         frozen._spots = self._spots
         frozen._strongest = self._strongest
         return frozen

@@ -751,8 +751,8 @@ class StrokeSegmenter:
         self._stroke = _Stroke(
             counts_before=rest.counts,
             placing_zone_before=rest.placing_zone,
-            start_frame=frame.frame_index,
             board_before=rest.board,
+            start_frame=frame.frame_index,
             start_time_s=frame.time_s,
             striker_id=fastest.track_id,
             striker_start=rest.xy.copy(),
@@ -1092,8 +1092,9 @@ class StrokeSegmenter:
         # Gone into a pocket or off the board at the last stroke and not seen since, the striker
         # is still to be fished out and put down: no stroke without it; a coin flying now is in
         # a hand putting pieces back (held-out video 81001, `warm-lamp`, development data since:
-        # the second white of a due put back, carried in at 4 m/s while the striker lay in the
-        # corner it fell into, made a stroke nobody played).
+        # the second white of a due put back, carried in while the striker lay in the corner it
+        # fell into, was read as a black and handed a hidden black's track, which "flew" at
+        # 3.6 m/s: a stroke nobody played).
         if self._striker_left_at_end and self._striker_seen_s <= self._ended_s:
             return False
         # Not seen for a strike's window: a striker lifted from where it lay a moment ago is
@@ -1138,8 +1139,8 @@ class StrokeSegmenter:
         stroke = _Stroke(
             counts_before=board.counts,
             placing_zone_before=board.placing_zone,
-            start_frame=before.frame,
             board_before=board,
+            start_frame=before.frame,
             start_time_s=before.time_s,
             striker_id=striker_id,
             striker_start=None,
@@ -1232,8 +1233,8 @@ class StrokeSegmenter:
         stroke = _Stroke(
             counts_before=rest.counts,
             placing_zone_before=rest.placing_zone,
-            start_frame=rest.frame + 1,
             board_before=rest.board,
+            start_frame=rest.frame + 1,
             start_time_s=rest.time_s,
             striker_id=striker_id,
             striker_start=rest.xy.copy(),
