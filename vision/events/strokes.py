@@ -312,23 +312,20 @@ class _CountsThen:
     @functools.cached_property
     def faint_pieces(self) -> list[tuple[str, np.ndarray]]:
         """Where the pieces of `faint` lie, with their colours."""
-        if self._window is None:
-            return []
-        return [
-            (item, xy)
-            for item in CARROMMEN
-            for xy in self._off_the_striker(self._window.faint_pieces(item, self._striker_mm))
-        ]
+        return self._faint(with_phantoms=False)
 
     def faint_spots(self) -> list[tuple[str, np.ndarray]]:
         """`faint_pieces` and the faint spots at known phantoms (`RestCounter.phantoms`)."""
+        return self._faint(with_phantoms=True)
+
+    def _faint(self, with_phantoms: bool) -> list[tuple[str, np.ndarray]]:
         if self._window is None:
             return []
         return [
             (item, xy)
             for item in CARROMMEN
             for xy in self._off_the_striker(
-                self._window.faint_pieces(item, self._striker_mm, with_phantoms=True)
+                self._window.faint_pieces(item, self._striker_mm, with_phantoms=with_phantoms)
             )
         ]
 
