@@ -54,12 +54,18 @@ def carrommen_counts(pieces: dict[int, Piece]) -> Counter[str]:
     return Counter(p.item for p in pieces.values() if p.on_board and p.item in CARROMMEN)
 
 
+def arrangement_reach_mm(tolerance_mm: float) -> float:
+    """How far from the centre a carromman's centre lies at most in the break arrangement:
+    within the outer circle (law 41), give or take `tolerance_mm`."""
+    return OUTER_CIRCLE_RADIUS_MM - COIN_RADIUS_MM + tolerance_mm
+
+
 def is_break_arrangement(pieces: dict[int, Piece], tolerance_mm: float) -> bool:
     """All 19 carrommen on the board, inside the outer circle, the queen in the centre (law 41)."""
     men = [p for p in pieces.values() if p.on_board and p.item in CARROMMEN]
     if Counter(p.item for p in men) != FULL_SET:
         return False
-    reach = OUTER_CIRCLE_RADIUS_MM - COIN_RADIUS_MM + tolerance_mm
+    reach = arrangement_reach_mm(tolerance_mm)
     queen_reach = CENTRE_CIRCLE_RADIUS_MM + tolerance_mm
     for p in men:
         distance = float(np.hypot(*p.xy))

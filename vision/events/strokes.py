@@ -50,6 +50,7 @@ from vision.events.board import (
     CARROMMEN,
     FULL_SET,
     Piece,
+    arrangement_reach_mm,
     carrommen_counts,
     is_break_arrangement,
     item_name,
@@ -1434,7 +1435,7 @@ class StrokeSegmenter:
         the two pocketings, seen leaving into its corner, was dropped and the result lost)."""
         if stroke.board_before is None:
             return np.zeros((0, 2))
-        reach = OUTER_CIRCLE_RADIUS_MM - COIN_RADIUS_MM + self.config.arrangement_tolerance_mm
+        reach = arrangement_reach_mm(self.config.arrangement_tolerance_mm)
         spots = [xy for _, xy in stroke.board_before.faint_spots() if float(np.hypot(*xy)) > reach]
         return np.array(spots, dtype=float).reshape(-1, 2)
 
