@@ -4066,3 +4066,50 @@ def test_a_striker_hidden_by_the_hand_leaving_it_and_first_seen_in_flight_readin
     strokes = strokes_of(record(board(), frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     assert np.linalg.norm(np.array(strokes[-1]["evidence"]["striker_start_mm"]) - start) < 40.0
+
+
+def test_a_striker_track_jumping_back_to_the_false_striker_it_lay_on_before_the_strike_is_no_stroke() -> None:
+    """South's striker, picked up, leaves its track on a faint false striker by the centre
+    while the hand carries the striker to North's base line; the track takes the striker
+    there for two looks and jumps back, at 3 m/s, to the false one, where it lies still. The
+    striker lies unseen where it was put until a new track finds it, and North strikes. A
+    struck striker does not stop dead where its track lay a moment before: one stroke of
+    North's, not two (held-out video 82011, `phone`, development data since: the false
+    stroke's end made the real one a second stroke of the same turn)."""
+
+    def board() -> ScriptedMatch:
+        return south_then_north(north_aims_s=1.0)
+
+    clean = strokes_of(record(board()))
+    _, south_end = clean[0]["evidence"]["frames"]
+    first, _ = clean[-1]["evidence"]["frames"]
+    false_mm = np.array([60.0, -40.0])
+    south_track = next(
+        int(f.track_id[f.class_id == STRIKER_CLASS][0])
+        for f in oracle_track_frames(board().timeline())
+        if f.frame_index == south_end
+    )
+
+    def with_a_false_striker(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        before = false_mm
+        for frame in frames:
+            k = frame.class_id == STRIKER_CLASS
+            i = frame.frame_index
+            if np.any(k) and south_end + 30 <= i < first - 11:
+                on_the_striker = first - 30 <= i <= first - 29
+                here = frame.xy_mm[k][0] if on_the_striker else false_mm
+                jumped = float(np.linalg.norm(here - before)) > 1.0
+                ids, xy = frame.track_id.copy(), frame.xy_mm.copy()
+                velocity, state = frame.velocity_mm_s.copy(), frame.state.copy()
+                ids[k], xy[k] = south_track, here
+                velocity[k] = (here - before) * 30.0 if jumped else (0.0, 0.0)
+                state[k] = int(TrackState.MOVING if jumped else TrackState.AT_REST)
+                frame = replace(frame, track_id=ids, xy_mm=xy, velocity_mm_s=velocity, state=state)
+                before = here
+            elif i >= first - 11:
+                frame = striker_under_track(frame, 50_000)
+            yield frame
+
+    strokes = strokes_of(record(board(), with_a_false_striker(oracle_track_frames(board().timeline()))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2

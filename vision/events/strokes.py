@@ -257,6 +257,9 @@ class _Stroke:
     faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     # The board counted at rest before the strike (`counts_before` was first taken from it).
     board_before: _CountsThen | None = None
+    # Where the striker's track was seen lying still, away from the spot it was struck from,
+    # in the moment before the strike (`_jumped_back`).
+    lay_before_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 class _CountsThen:
@@ -555,7 +558,9 @@ class StrokeSegmenter:
             if stroke.confirmed and not was_confirmed and stroke.placement is not None:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
-                carried = self._carried_across(stroke) or self._never_left(stroke)
+                carried = (
+                    self._carried_across(stroke) or self._never_left(stroke) or self._jumped_back(stroke)
+                )
                 if carried or (stroke.striker_start is None and not self._board_moved(stroke)):
                     # What flew was carried, not struck (`_struck_unseen`, `_unseen_strike`): the
                     # striker may be lying where it was put down meanwhile.
@@ -763,6 +768,7 @@ class StrokeSegmenter:
             snapshot=snapshot,
             last_motion_s=frame.time_s,
         )
+        self._stroke.lay_before_mm = self._striker_lay_before(rest, frame.time_s)
         # Pieces knocked out of sight by the strike itself (a coin lifted off the pack at the
         # break) were last seen a frame or so before the striker was seen moving.
         self._stroke.last_seen = {
@@ -2077,6 +2083,40 @@ class StrokeSegmenter:
             and p.time_s > stroke.start_time_s
             and float(np.linalg.norm(p.position - stroke.striker_start)) <= STRIKER_RADIUS_MM
             for p in self.pieces.values()
+        )
+
+    def _striker_lay_before(self, rest: _Rest, time_s: float) -> np.ndarray:
+        """Where the striker's sightings of the moment before a strike (`_striker_sightings`)
+        lay still, a strike's distance from where it rested."""
+        cfg = self.config
+        spots = [
+            p.xy
+            for p in self._striker_sightings
+            if time_s - p.time_s <= cfg.strike_window_s
+            and p.speed_mm_s < cfg.rest_speed_mm_s
+            and float(np.linalg.norm(np.asarray(p.xy) - rest.xy)) >= cfg.strike_confirm_mm
+        ]
+        return np.array(spots, dtype=float).reshape(-1, 2)
+
+    def _jumped_back(self, stroke: _Stroke) -> bool:
+        """Whether a stroke that moved nothing ends with its striker's track, seen flying for one
+        look at most, lying where that track lay still a moment before the strike, away from
+        the spot it was struck from: the track had jumped there to a false striker, jumped to
+        the striker being put down, and back (held-out video 82011, `phone`, development
+        data since: a faint false striker by the centre circle held the track while the
+        striker was carried to the north base line; the track took the striker there for two
+        looks and went back, "struck" at 3 m/s, and the false stroke's end made the real
+        strike, from 5 mm along the line a moment later, a second stroke of the same turn).
+        A struck striker does not stop dead at a spot it lay at a moment before."""
+        if stroke.striker_moving_frames > 1 or any(e.item in CARROMMEN for e in stroke.events):
+            return False
+        if stroke.touched and (self._end_state is None or self._board_moved(stroke)):
+            return False
+        striker = self.pieces.get(stroke.striker_id)
+        return (
+            striker is not None
+            and striker.state == int(TrackState.AT_REST)
+            and near_any(np.asarray(striker.xy), stroke.lay_before_mm, self.config.still_mm)
         )
 
     def _new_afterimages(
