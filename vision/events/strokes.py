@@ -257,8 +257,8 @@ class _Stroke:
     faint_at_strike_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     # The board counted at rest before the strike (`counts_before` was first taken from it).
     board_before: _CountsThen | None = None
-    # Where the striker's track was seen lying still, away from the spot it was struck from,
-    # in the moment before the strike (`_jumped_back`).
+    # Where a striker (under any track) was seen lying still, away from the spot it was struck
+    # from, in the moment before the strike (`_jumped_back`).
     lay_before_mm: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
@@ -657,6 +657,7 @@ class StrokeSegmenter:
             return
         unseen_s = self._unseen_before_s(fastest)
         after_gap = unseen_s > cfg.strike_window_s
+        after_blur = unseen_s > cfg.strike_blur_s
         # A first look after a long while unseen, on a base band a player strikes from: its
         # speed, measured across the gap, says nothing of whether it lies there (development
         # video 9191: a dim striker seen once where it was aimed, read at 650 mm/s, and next
@@ -724,8 +725,8 @@ class StrokeSegmenter:
                 self._repositioned,
                 since_s,
                 after_gap=after_gap,
-                after_blur=unseen_s > cfg.strike_blur_s,
-                lay_here_before=unseen_s > cfg.strike_blur_s and self._lay_here_before(fastest),
+                after_blur=after_blur,
+                lay_here_before=after_blur and self._lay_here_before(fastest),
                 glimpsed=glimpsed,
             )
             return
@@ -2086,8 +2087,8 @@ class StrokeSegmenter:
         )
 
     def _striker_lay_before(self, rest: _Rest, time_s: float) -> np.ndarray:
-        """Where the striker's sightings of the moment before a strike (`_striker_sightings`)
-        lay still, a strike's distance from where it rested."""
+        """Where the striker's sightings of the moment before a strike (`_striker_sightings`,
+        under whatever track) lay still, a strike's distance from where it rested."""
         cfg = self.config
         spots = [
             p.xy
@@ -2100,13 +2101,14 @@ class StrokeSegmenter:
 
     def _jumped_back(self, stroke: _Stroke) -> bool:
         """Whether a stroke that moved nothing ends with its striker's track, seen flying for one
-        look at most, lying where that track lay still a moment before the strike, away from
-        the spot it was struck from: the track had jumped there to a false striker, jumped to
-        the striker being put down, and back (held-out video 82011, `phone`, development
-        data since: a faint false striker by the centre circle held the track while the
-        striker was carried to the north base line; the track took the striker there for two
-        looks and went back, "struck" at 3 m/s, and the false stroke's end made the real
-        strike, from 5 mm along the line a moment later, a second stroke of the same turn).
+        look at most, lying where a striker was seen lying still a moment before the strike,
+        away from the spot it was struck from (`_striker_lay_before`): the track had jumped
+        there to a false striker, jumped to the striker being put down, and back (held-out
+        video 82011, `phone`, development data since: a faint false striker by the centre
+        circle held the track while the striker was carried to the north base line; the track
+        took the striker there for two looks and went back, "struck" at 3 m/s, and the false
+        stroke's end made the real strike, from 5 mm along the line a moment later, a second
+        stroke of the same turn).
         A struck striker does not stop dead at a spot it lay at a moment before."""
         if stroke.striker_moving_frames > 1 or any(e.item in CARROMMEN for e in stroke.events):
             return False
