@@ -264,3 +264,26 @@ def test_a_piece_over_a_mouth_found_where_it_was_heading_is_not_dropped_for_a_sw
         [(WHITE, (-10.0, 78.0))],
     ]
     assert [(d.item, d.pocket, d.frame) for d in run(frames).drops] == [("white", "SE", 4)]
+
+
+def test_a_piece_bouncing_out_of_a_pockets_jaws_and_missed_for_a_look_did_not_drop() -> None:
+    """Held-out video 83011 (`club`), development data since: at the break a white hit the
+    north-west corner's jaws at 1 m/s and came back out; its look at the mouth and the next
+    one, off the prediction, were weighed as "it fell in, and another appeared there", and the
+    detector then missed it for a look. Found again further out, within the reach of the piece
+    that "fell", it is that piece: no drop (the drop stood for a white gone into the next
+    corner)."""
+    frames = [
+        [(WHITE, (-221.8, 286.4))],
+        [(WHITE, (-256.6, 329.0))],
+        [(WHITE, (-288.2, 337.0))],  # at the mouth, heading into the hole
+        [(WHITE, (-317.0, 309.3))],  # off the jaws
+        [],  # missed
+        [(WHITE, (-342.8, 256.1))],
+        [(WHITE, (-326.2, 230.8))],
+        [(WHITE, (-309.8, 207.1))],
+    ]
+    assert run(frames).drops == []
+    # A white appearing then out of that piece's reach is another: the drop stands.
+    stays = frames[:5] + [[(WHITE, (-342.8, 100.0))]] + [[]] * 3
+    assert [d.pocket for d in run(stays).drops] == ["NW"]
