@@ -120,3 +120,19 @@ def test_only_as_many_as_the_counts_miss_of_a_colour_are_found():
     last_seen = {13: seen(84, (197.0, -348.0), (702.0, -998.0))}
     assert pocketed_unseen_at_break({"white": 1}, kept, [lost], [], holes, last_seen, {13}) == holes[:1]
     assert pocketed_unseen_at_break({"black": 0, "white": 0}, kept, [lost], [], holes, last_seen, {13}) == []
+
+
+def test_a_piece_seen_in_a_hole_before_a_believed_one_was_last_seen_on_the_surface_there_was_pocketed():
+    # 83011: two whites into the north-east corner three frames apart; one seen over the hole
+    # at 94, the other seen by the watch lying 26 mm from the pocket's centre, on the surface,
+    # at 96 and gone at 97. A falling piece does not climb back onto the mouth: two pieces.
+    kept = [
+        event("white", "NE", 97, -1, (348.9, 321.4)),
+        event("white", "SW", 101, -1, (-352.4, -326.1)),
+    ]
+    hole = event("white", "NE", 94, -1, (344.4, 348.0))
+    assert pocketed_unseen_at_break({"white": 1}, kept, [], [], [hole], {}, ON_BOARD) == [hole]
+    # Last seen over the hole's edge (its centre within the hole's radius), it may be that
+    # piece already falling: one piece.
+    kept[0] = event("white", "NE", 97, -1, (334.0, 334.0))
+    assert pocketed_unseen_at_break({"white": 1}, kept, [], [], [hole], {}, ON_BOARD) == []

@@ -15,7 +15,14 @@ from collections import Counter
 
 import numpy as np
 
-from calibration.geometry import COIN_RADIUS_MM, HALF_SURFACE_MM, POCKET_CENTRE_OFFSET_MM, nearest_pocket
+from calibration.geometry import (
+    COIN_RADIUS_MM,
+    HALF_SURFACE_MM,
+    POCKET_CENTRE_OFFSET_MM,
+    POCKET_RADIUS_MM,
+    nearest_pocket,
+    pocket_centre,
+)
 from vision.events.departures import REAPPEAR_S, SAME_DEPARTURE_S, ItemEvent
 
 # A coin's centre this close to where the cushion stops it lies against the cushion (the
@@ -49,7 +56,8 @@ def pocketed_unseen_at_break(
 
     - seen over a pocket's hole where no believed pocketing was about then (development video
       66006: a white that flew into a corner at 4.3 m/s, seen in its hole 12 frames before
-      another white went in there, was taken for that one seen early);
+      another white went in there, was taken for that one seen early), or only one whose piece
+      was seen on the surface after it (`_on_the_surface_after`);
     - a track that lay on the board at the strike, lost heading into a pocket after every piece
       believed to go in there had last been seen: another piece (held-out video 70012,
       development data since: three whites into one corner in 4 frames, the third lost 75 mm
@@ -75,7 +83,10 @@ def pocketed_unseen_at_break(
     ]
     for sighting in in_holes:
         if sighting in kept or any(
-            k.pocket == sighting.pocket and abs(k.time_s - sighting.time_s) <= SAME_DEPARTURE_S for k in kept
+            k.pocket == sighting.pocket
+            and abs(k.time_s - sighting.time_s) <= SAME_DEPARTURE_S
+            and not _on_the_surface_after(k, sighting)
+            for k in kept
         ):
             continue
         if any(
@@ -103,6 +114,21 @@ def pocketed_unseen_at_break(
         if corner is not None:
             take(ItemEvent(event.item, corner, event.frame, event.time_s, event.track_id, xy, guess=True))
     return found
+
+
+def _on_the_surface_after(kept: ItemEvent, sighting: ItemEvent) -> bool:
+    """Whether a believed pocketing's piece was last seen with its centre on the surface, off
+    the hole's edge, in a look after a sighting over that pocket's hole: another piece, since
+    one falling in does not climb back onto the mouth (held-out video 83011, `club`,
+    development data since: two whites into one corner three frames apart at the break, one
+    seen over the hole, the other last seen 26 mm from the pocket's centre two looks later;
+    taken for one piece, the second white was ruled jumped off the board). A drop's frame is
+    the first look without its piece."""
+    if kept.pocket is None or np.hypot(*np.subtract(kept.xy, pocket_centre(kept.pocket))) <= POCKET_RADIUS_MM:
+        return False
+    if kept.last_seen_s is not None:
+        return kept.last_seen_s > sighting.time_s
+    return kept.frame - 1 > sighting.frame
 
 
 def _corner_slid_into(xy: np.ndarray, velocity: np.ndarray) -> str | None:
