@@ -287,3 +287,44 @@ def test_a_piece_bouncing_out_of_a_pockets_jaws_and_missed_for_a_look_did_not_dr
     # A white appearing then out of that piece's reach is another: the drop stands.
     stays = frames[:5] + [[(WHITE, (-342.8, 100.0))]] + [[]] * 3
     assert [d.pocket for d in run(stays).drops] == ["NW"]
+
+
+def test_a_black_lost_running_at_a_pocket_and_then_seen_over_its_hole_leaves_a_lead() -> None:
+    """Held-out video 84001 (`phone`, development data since): the board's last black, driven
+    at the NW corner ahead of a white, was lost 65 mm from the pocket's centre at 320 mm/s (the
+    white behind it took its look) and read over the hole a look later. A black over a hole is
+    mostly the dark hole itself: only one lost on its way in, in a hole not read so before,
+    leads there."""
+    centre = pocket_centre("NW")
+    heading_in = np.array([0.0, 1.0])
+
+    def watch_with(
+        velocity_mm_s: np.ndarray, hole_before: bool = False, lost_mm: float = 65.0
+    ) -> PocketWatch:
+        watch = PocketWatch()
+        lost_at = centre - heading_in * lost_mm
+        step = velocity_mm_s / FPS
+        for i in range(4):
+            xy = lost_at - step * (3 - i)
+            watch.update(i, i / FPS, Detections(xy[None, :], np.array([BLACK]), np.array([0.9])))
+            hole = hole_before and i == 3
+            watch.saw_in_holes(i, i / FPS, in_hole(centre) if hole else Detections.empty())
+        for i in range(4, 8):
+            watch.update(i, i / FPS, Detections.empty())
+            watch.saw_in_holes(i, i / FPS, in_hole(centre) if i in (5, 6) else Detections.empty())
+        return watch
+
+    def in_hole(xy: np.ndarray) -> Detections:
+        return Detections(xy[None, :] + np.array([1.0, 3.0]), np.array([BLACK]), np.array([0.73]))
+
+    watch = watch_with(heading_in * 320.0)
+    assert watch.drops == []  # short of the pocket by its last look's pace
+    assert [(d.item, d.pocket, d.frame) for d in watch.faint_leads] == [("black", "NW", 5)]
+    # The hole read as a black the look before the piece was lost: the hole, no lead.
+    assert watch_with(heading_in * 320.0, hole_before=True).faint_leads == []
+    # Lost running away from the pocket, or creeping, or far from it: no lead.
+    assert watch_with(-heading_in * 320.0).faint_leads == []
+    assert watch_with(heading_in * 40.0).faint_leads == []
+    assert watch_with(heading_in * 320.0, lost_mm=150.0).faint_leads == []
+    # Lost running across the pocket's mouth, not into it: no lead.
+    assert watch_with(np.array([320.0, 0.0])).faint_leads == []

@@ -101,6 +101,20 @@ BOUNCE_AWAY_MM = 3.0
 # videos 9100-9139, black peaks 14-26 mm from a pocket's centre: 329 looks at a black, 1,058 at
 # none).
 FAINT_LEAD_MIN_MM = COIN_RADIUS_MM
+# A piece of a colour not believed over the holes (`SEEN_FALLING`: a black there is mostly the
+# dark hole) that vanished running at a pocket this near its centre, and was then seen over
+# that pocket's hole within `DARK_LEAD_S`, the hole not read as its colour in the
+# `DARK_FRESH_S` before, is a lead too (held-out video 84001, `phone`, development data since:
+# the board's last black, driven at a corner ahead of a white, was lost 65 mm from its centre,
+# its look taken by the white behind it, and read over the hole at 0.73 a look later and at
+# 0.63 and 0.45 after; no departure was seen, the black "vanished", and the board's result
+# was lost). A black seen there with no black lost on its way is the hole, as before.
+DARK_LEAD_MM = REAPPEAR_MM
+DARK_COLOURS = ("black",)
+DARK_LEAD_S = 0.25
+DARK_FRESH_S = 0.5
+# Running, not lying: a piece lying by a pocket is seen again where it lay.
+DARK_LEAD_MIN_SPEED_MM_S = 100.0
 # A piece lying this near a pocket's centre can be knocked in between two looks, never seen
 # moving: the piece that hit it is then found against where it lay (within contact, plus a
 # detection's error and a look's travel), moving at least this fast.
@@ -143,6 +157,11 @@ class PocketWatch:
     # seen, and how fast the dropped piece ran at the pocket (`_bounced_unseen`).
     _bounces_unseen: list[tuple[Drop, np.ndarray, float, float]] = field(default_factory=list)
     _drop_speed: dict[Drop, float] = field(default_factory=dict)
+    # Pieces of colours not believed over the holes, gone from view unexplained: (item, where
+    # last seen, its velocity then, when it was missed), for `DARK_LEAD_S`.
+    _lost_running: list[tuple[str, np.ndarray, np.ndarray, float]] = field(default_factory=list)
+    # When a colour not believed over the holes was last seen over each pocket's hole.
+    _dark_in_hole_last_s: dict[tuple[str, str], float] = field(default_factory=dict)
     _previous_time: float = 0.0
 
     def reset(self) -> None:
@@ -156,6 +175,8 @@ class PocketWatch:
         self._bounce_of = None
         self._bounces_unseen = []
         self._drop_speed = {}
+        self._lost_running = []
+        self._dark_in_hole_last_s = {}
 
     def update(
         self, frame_index: int, time_s: float, detections: Detections, faint: Detections | None = None
@@ -179,11 +200,23 @@ class PocketWatch:
                 )  # fmt: skip
             # Every colour matched first: the piece that knocked another may be of any.
             for class_id, unexplained in unexplained_of.items():
-                unexplained = self._knocked_in(
-                    class_id, unexplained, detections, current_velocity, frame_index, time_s
-                )
-                if len(unexplained) and faint is not None and CLASS_NAMES[class_id] not in SEEN_FALLING:
-                    self._follow_faint(class_id, unexplained, detections, faint, dt, frame_index, time_s)
+                gone_xy = previous.xy_mm[unexplained]
+                unexplained = unexplained[
+                    self._knocked_in(class_id, gone_xy, detections, current_velocity, frame_index, time_s)
+                ]
+                if not len(unexplained) or CLASS_NAMES[class_id] in SEEN_FALLING:
+                    continue
+                if faint is not None:
+                    unexplained = unexplained[
+                        self._follow_faint(
+                            class_id, previous.xy_mm[unexplained], detections, faint, dt, frame_index, time_s
+                        )
+                    ]
+                if CLASS_NAMES[class_id] in DARK_COLOURS:
+                    self._lost_running.extend(
+                        (CLASS_NAMES[class_id], previous.xy_mm[k].copy(), velocity[k].copy(), time_s)
+                        for k in unexplained
+                    )
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
         self._born_in_hole, self._bounce_of = current_born, current_bounce
 
@@ -202,9 +235,14 @@ class PocketWatch:
         """Note the pieces seen over the pockets' holes in this frame. A piece stays in view
         there for a few frames as it falls: sightings of one colour at one pocket each within
         `REAPPEAR_S` of the one before are the same piece, noted once."""
+        self._lost_running = [lost for lost in self._lost_running if time_s - lost[3] <= DARK_LEAD_S]
         for xy, class_id, score in zip(over_holes.xy_mm, over_holes.class_id, over_holes.score, strict=True):
             item = CLASS_NAMES[int(class_id)]
-            if item not in SEEN_FALLING or score < FALLING_MIN_SCORE:
+            if score < FALLING_MIN_SCORE:
+                continue
+            if item in DARK_COLOURS:
+                self._dark_lead(item, nearest_pocket(xy), frame_index, time_s)
+            if item not in SEEN_FALLING:
                 continue
             pocket = nearest_pocket(xy)
             last = self._in_hole_last_s.get((item, pocket))
@@ -229,9 +267,9 @@ class PocketWatch:
         frame_index: int,
         time_s: float,
     ) -> np.ndarray:
-        """Match one colour's detections to the last look's, noting drops; returns where the
-        pieces gone from view lay that went into no pocket and over no edge, as far as the
-        watch can tell."""
+        """Match one colour's detections to the last look's, noting drops; returns which of
+        the last look's detections (indices) are pieces gone from view that went into no pocket
+        and over no edge, as far as the watch can tell."""
         item = CLASS_NAMES[class_id]
         predicted = previous.xy_mm[before] + velocity[before] * dt
         matched_before: set[int] = set()
@@ -315,7 +353,7 @@ class PocketWatch:
                     self._bounced_unseen(item, detections.xy_mm[j], time_s)
                     self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
                 current_bounce[j] = _dropped_at(dropped_now, detections.xy_mm[j])
-        return previous.xy_mm[unexplained]
+        return np.array(unexplained, dtype=np.int64)
 
     def _knocked_in(
         self,
@@ -330,13 +368,13 @@ class PocketWatch:
         just as a moving piece is found against where they lay, knocked along the line from it
         into the pocket between two looks (development video 9415, `phone`: a black lying
         44 mm from a corner's centre, gone the moment the striker reached it, seen in the hole
-        only under the detector's threshold). Returns where the others lay."""
+        only under the detector's threshold). Returns which of `gone_xy` were not knocked in."""
         if not len(gone_xy) or not len(detections):
-            return gone_xy
+            return np.ones(len(gone_xy), bool)
         moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
         radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
-        left = []
-        for xy in gone_xy:
+        left = np.ones(len(gone_xy), bool)
+        for n, xy in enumerate(gone_xy):
             pocket = nearest_pocket(xy)
             centre = pocket_centre(pocket)
             gap = np.linalg.norm(detections.xy_mm - xy, axis=1)
@@ -352,9 +390,8 @@ class PocketWatch:
                 self.drops.append(
                     Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, (float(xy[0]), float(xy[1])))
                 )
-            else:
-                left.append(xy)
-        return np.array(left).reshape(-1, 2)
+                left[n] = False
+        return left
 
     def _follow_faint(
         self,
@@ -365,16 +402,17 @@ class PocketWatch:
         dt: float,
         frame_index: int,
         time_s: float,
-    ) -> None:
+    ) -> np.ndarray:
         """Leads (`FAINT_LEAD_MIN_MM`) for pieces of `class_id` gone from `gone_xy`, each faint
-        peak used once."""
+        peak used once. Returns which of `gone_xy` got none."""
+        unled = np.ones(len(gone_xy), bool)
         peaks = faint.xy_mm[faint.class_id == class_id]
         if len(peaks) and len(detections):
             to_found = np.linalg.norm(peaks[:, None, :] - detections.xy_mm[None, :, :], axis=2)
             peaks = peaks[to_found.min(axis=1) > COIN_RADIUS_MM]
         reach = MATCH_MARGIN_MM + MAX_SPEED_MM_S * dt
         used: set[int] = set()
-        for xy in gone_xy:
+        for n, xy in enumerate(gone_xy):
             for k, peak in enumerate(peaks):
                 step = peak - xy
                 if k in used or not FAINT_LEAD_MIN_MM <= float(np.hypot(*step)) <= reach:
@@ -393,7 +431,32 @@ class PocketWatch:
                     used.add(k)
                     peak_xy = (float(peak[0]), float(peak[1]))
                     self.faint_leads.append(Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, peak_xy))
+                    unled[n] = False
                     break
+        return unled
+
+    def _dark_lead(self, item: str, pocket: str, frame_index: int, time_s: float) -> None:
+        """A piece of `item` (a colour not believed over the holes) seen over `pocket`'s hole:
+        a lead (`DARK_LEAD_MM`) if the hole was not read as its colour a moment before and a
+        piece of its colour was lost a moment ago running at that pocket near it."""
+        last = self._dark_in_hole_last_s.get((item, pocket))
+        self._dark_in_hole_last_s[(item, pocket)] = time_s
+        if last is not None and time_s - last <= DARK_FRESH_S:
+            return
+        centre = pocket_centre(pocket)
+        for n, (lost_item, xy, velocity, _) in enumerate(self._lost_running):
+            speed = float(np.hypot(*velocity))
+            if lost_item != item or speed < DARK_LEAD_MIN_SPEED_MM_S:
+                continue
+            if float(np.hypot(*(centre - xy))) > DARK_LEAD_MM:
+                continue
+            heading = velocity / speed
+            along = float(np.dot(centre - xy, heading))
+            miss = float(np.hypot(*(centre - xy - along * heading)))
+            if along > 0.0 and miss <= CAPTURE_MM:
+                del self._lost_running[n]
+                self.faint_leads.append(Drop(item, pocket, frame_index, time_s, (float(xy[0]), float(xy[1]))))
+                return
 
     def _bounced(self, drop: Drop | None, before: np.ndarray, now: np.ndarray) -> None:
         """A piece that appeared at a pocket as one of its colour was taken to drop in there,
