@@ -187,6 +187,9 @@ class PocketWatch:
         current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
         current_bounce: list[Drop | None] = [None] * len(detections)
         followed = previous is not None and velocity is not None and born is not None
+        # Kept only while a sighting over a hole could still lead from them (bounded however
+        # long the video, whether or not the detector reports the holes).
+        self._lost_running = [lost for lost in self._lost_running if time_s - lost[3] <= DARK_LEAD_S]
         if followed and time_s > self._previous_time:
             dt = time_s - self._previous_time
             bounce = self._bounce_of or [None] * len(previous)
