@@ -386,9 +386,7 @@ class PocketWatch:
             if float(np.hypot(*(xy - centre))) <= KNOCKED_FROM_MM and against.any():
                 hitter = detections.xy_mm[np.flatnonzero(against)[np.argmin(gap[against])]]
                 away = (xy - hitter) / max(float(np.hypot(*(xy - hitter))), 1e-9)
-                along = float(np.dot(centre - xy, away))
-                miss = float(np.hypot(*(centre - xy - along * away)))
-                knocked = along > 0.0 and miss <= CAPTURE_MM
+                knocked = _runs_into(xy, away, centre)
             if knocked:
                 self.drops.append(
                     Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, (float(xy[0]), float(xy[1])))
@@ -453,10 +451,7 @@ class PocketWatch:
                 continue
             if float(np.hypot(*(centre - xy))) > DARK_LEAD_MM:
                 continue
-            heading = velocity / speed
-            along = float(np.dot(centre - xy, heading))
-            miss = float(np.hypot(*(centre - xy - along * heading)))
-            if along > 0.0 and miss <= CAPTURE_MM:
+            if _runs_into(xy, velocity / speed, centre):
                 del self._lost_running[n]
                 self.faint_leads.append(Drop(item, pocket, frame_index, time_s, (float(xy[0]), float(xy[1]))))
                 return
@@ -534,6 +529,14 @@ def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
     ]
     near = [(distance, k) for distance, k in near if distance <= REAPPEAR_MM]
     return drops[min(near)[1]] if near else None
+
+
+def _runs_into(xy: np.ndarray, heading: np.ndarray, centre: np.ndarray) -> bool:
+    """Whether the line from `xy` along the unit vector `heading` runs into the hole whose
+    centre is `centre`: ahead, and passing within `CAPTURE_MM` of it."""
+    along = float(np.dot(centre - xy, heading))
+    miss = float(np.hypot(*(centre - xy - along * heading)))
+    return along > 0.0 and miss <= CAPTURE_MM
 
 
 def _closest_approach_mm(xy: np.ndarray, velocity: np.ndarray, dt: float) -> np.ndarray:
