@@ -3097,6 +3097,63 @@ def test_a_piece_seen_falling_into_a_hole_outweighs_a_faint_one_lying_at_its_mou
     assert kept == [] and not overruled
 
 
+def test_a_pocketing_seen_both_ways_outweighs_a_piece_the_looks_counted_beyond_the_belief() -> None:
+    """From the first stroke's end the looks count a white more than the board is believed to
+    hold (a white lying at a corner's mouth that was taken for pocketed, read there again:
+    held-out video 85018, `warm-lamp`, development data since). At the next stroke a white is
+    seen leaving into the north-east corner and over its hole, and the count of whites does
+    not drop: the piece the belief never knew of gave way, not the pocketing. Without the
+    sighting over the hole, or with the extra white never seen, the count stands."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 10.0)
+    match.strike("S", target="W4")
+    match.put_striker("S", 40.0)
+    match.strike("S", target="W1", pocket="NE")
+    plain = strokes_of(record(match))
+    assert [s["pocketed"] for s in plain] == [[], ["white"]]
+    _, first_closed = plain[0]["evidence"]["frames"]
+    (fell,) = [e["frame"] for e in plain[1]["evidence"]["pocket_events"]]
+    ghost_mm = np.array([-250.0, 120.0])  # well clear of the placing zone and of every piece
+    assert np.hypot(*ghost_mm) > PLACING_ZONE_MM
+    white = CLASS_NAMES.index("white")
+    in_hole = Detections(pocket_centre("NE")[None, :], np.array([white]), np.array([0.7]))
+
+    def run(ghost_from: int, ghost_until: int, hole_seen: bool) -> list[dict]:
+        recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+        for frame in oracle_track_frames(match.timeline()):
+            on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+            detections = Detections(frame.xy_mm[on], frame.class_id[on], frame.score[on])
+            if ghost_from <= frame.frame_index <= ghost_until:
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s,
+                    np.append(frame.track_id, 999), np.append(frame.class_id, white),
+                    np.vstack([frame.xy_mm, ghost_mm]), np.vstack([frame.velocity_mm_s, [0.0, 0.0]]),
+                    np.append(frame.state, int(TrackState.AT_REST)),
+                    np.append(frame.pocket, -1), np.append(frame.score, 0.9),
+                )  # fmt: skip
+                ghost = Detections(ghost_mm[None], np.array([white]), np.array([0.9]))
+                detections = Detections.merge([detections, ghost])
+            over_holes = in_hole if hole_seen and fell - 1 <= frame.frame_index <= fell + 1 else None
+            recorder.update(frame, detections, over_holes)
+        timeline = match.timeline()
+        recorder.finish(timeline.num_frames, timeline.num_frames / timeline.fps)
+        return strokes_of(recorder.log()["events"])
+
+    end = match.timeline().num_frames
+    _, second = run(first_closed + 5, end, hole_seen=True)
+    assert second["evidence"]["counts_before"]["white"] == 9
+    assert second["pocketed"] == ["white"]
+    assert [(e["item"], e["pocket"]) for e in second["evidence"]["pocket_events"]] == [("white", "NE")]
+    assert second["evidence"]["counts_after"]["white"] == 8
+    # Seen leaving only: the count stands, the pocketing is dropped.
+    assert run(first_closed + 5, end, hole_seen=False)[1]["pocketed"] == []
+    # The extra white first read after the strike: the looks at the strike agreed with the
+    # belief, and the count, not the sighting, is believed.
+    assert fell + 2 < second["evidence"]["frames"][1]
+    assert run(fell + 2, end, hole_seen=True)[1]["pocketed"] == []
+
+
 def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> None:
     """A white seen leaving into a pocket by the watch and seen over that pocket's hole, while
     the count at rest still holds a faint "white" (a gap between black coins read at 0.5:

@@ -206,6 +206,9 @@ class _Stroke:
     seat: str | None
     snapshot: dict[int, Piece]
     counts_before: Counter[str] = field(default_factory=Counter)
+    # What the looks at the strike counted (`counts_before` is what the board is believed to
+    # hold: the last stroke's count plus what was put back since).
+    seen_at_strike: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
     carried_vanished: Counter[str] = field(default_factory=Counter)
     returned_unseen: Counter[str] = field(default_factory=Counter)  # back from off the board
@@ -1508,6 +1511,7 @@ class StrokeSegmenter:
         unseen_back = self._returned_unseen(put_back)
         put_back -= unseen_back
         seen_at_strike = stroke.counts_before
+        stroke.seen_at_strike = Counter(seen_at_strike)
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
         stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
@@ -2242,6 +2246,15 @@ class StrokeSegmenter:
         )
         after = after - late
         seen_after = after
+        # The looks at the strike counted more of a colour than the board was believed to hold,
+        # and fewer are seen now: the count holds a piece the belief never knew of (a phantom
+        # read as a coin, a piece missed as it was put back, or one lying at a mouth that was
+        # taken for pocketed), so a count that did not drop does not gainsay a pocketing seen
+        # both ways (`reconcile_departures`, `unbelieved`).
+        at_strike = stroke.seen_at_strike
+        unbelieved = +Counter(
+            {c: min(at_strike[c] - before[c], at_strike[c] - seen_after[c]) for c in CARROMMEN}
+        )
         leads = [replace(e, guess=True) for e in _departures(faint_leads)]
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         # The striker lying in view once the board is still went into no pocket (below): a
@@ -2270,6 +2283,7 @@ class StrokeSegmenter:
             counted.faint,
             self._faint_by_holes(stroke, counted),
             [(a.item, a.pocket) for a in new_afterimages],
+            unbelieved,
         )
         after -= overruled
         # An afterimage is remembered only where it was overruled for a pocketing believed at
