@@ -246,12 +246,15 @@ def stroke_evidence(record: StrokeRecord, position: dict[str, Any] | None, index
 
 
 def placed_event(record: PlacementRecord) -> dict[str, Any]:
-    return {
-        "type": "placed",
-        "items": list(record.items),
-        "evidence": {
-            "frame": record.frame,
-            "time_s": round(record.time_s, 3),
-            "positions_mm": [[round(x, 1), round(y, 1)] for x, y in record.positions],
-        },
+    evidence: dict[str, Any] = {
+        "frame": record.frame,
+        "time_s": round(record.time_s, 3),
+        "positions_mm": [[round(x, 1), round(y, 1)] for x, y in record.positions],
     }
+    if record.late:
+        evidence["counted_late"] = list(record.late)
+        evidence["counted_late_note"] = (
+            "an earlier placing was recorded short of what the laws owed, and the pieces counted "
+            "at this strike in the placing zone exceed the board's count: put back then, seen only now"
+        )
+    return {"type": "placed", "items": list(record.items), "evidence": evidence}
