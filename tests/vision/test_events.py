@@ -3204,6 +3204,62 @@ def test_a_pocketing_seen_both_ways_outweighs_a_piece_the_looks_counted_beyond_t
     assert run(fell + 2, end, hole_seen=True)[1]["pocketed"] == []
 
 
+_COLOURS = ("white", "black", "queen")
+
+
+@st.composite
+def _sightings(draw: st.DrawFn) -> list:
+    """Departures as the watch, the tracker and the holes report them: a colour, a pocket, a
+    frame, and where it was last seen (at the mouth or further off)."""
+    from calibration.geometry import pocket_centre
+    from vision.events.departures import ItemEvent
+
+    events = []
+    for k in range(draw(st.integers(0, 4))):
+        pocket = draw(st.sampled_from(list(POCKETS)))
+        off = draw(st.sampled_from([10.0, 30.0, 80.0]))
+        centre = pocket_centre(pocket)
+        xy = centre - np.sign(centre) * off / np.sqrt(2.0)
+        frame = draw(st.integers(100, 130))
+        item = draw(st.sampled_from(_COLOURS))
+        events.append(ItemEvent(item, pocket, frame, frame / 30.0, k, (float(xy[0]), float(xy[1]))))
+    return events
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    _sightings(),
+    _sightings(),
+    _sightings(),
+    st.fixed_dictionaries({c: st.integers(0, 3) for c in _COLOURS}),
+    st.fixed_dictionaries({c: st.integers(0, 3) for c in _COLOURS}),
+    st.fixed_dictionaries({c: st.integers(0, 2) for c in _COLOURS}),
+    st.fixed_dictionaries({c: st.integers(0, 2) for c in _COLOURS}),
+)
+def test_reconciling_believes_no_more_gone_than_the_counts_and_the_pieces_that_give_way(
+    tracked: list, watched: list, in_holes: list, before: dict, drop: dict, faint: dict, unbelieved: dict
+) -> None:
+    """However the sightings fall: per colour, no more pieces are believed gone than the count
+    at rest dropped by, plus what gives way in the count after (faint pieces, or pieces the
+    looks at the strike counted beyond the belief; never more than the count holds), and each
+    one that gives way does so for a pocketing, not a guess or a piece off the board."""
+    from vision.events.reconcile import reconcile_departures
+
+    before_c = Counter(before)
+    after_c = Counter({c: max(0, before[c] - drop[c]) for c in _COLOURS})
+    track_departures = [replace(e, track_id=e.track_id + 100) for e in tracked]
+    kept, _, vanished, overruled = reconcile_departures(
+        track_departures, before_c, after_c, watched, None, in_holes, None, Counter(faint), None, None,
+        Counter(unbelieved),
+    )  # fmt: skip
+    for c in _COLOURS:
+        gives_way = min(max(faint[c], unbelieved[c]), after_c[c])
+        assert overruled[c] <= gives_way
+        assert sum(1 for e in kept if e.item == c) <= before_c[c] - after_c[c] + overruled[c]
+        assert vanished.get(c, 0) <= before_c[c] - after_c[c]
+    assert all(e.pocket is not None for e in kept if overruled[e.item])
+
+
 def test_a_pocketing_seen_both_ways_outweighs_a_faint_piece_in_the_count() -> None:
     """A white seen leaving into a pocket by the watch and seen over that pocket's hole, while
     the count at rest still holds a faint "white" (a gap between black coins read at 0.5:
