@@ -1418,18 +1418,34 @@ def test_counts_at_rest_come_from_the_detections_when_track_colours_lag() -> Non
     assert run(with_detections=False)["pocketed"] != ["white"]  # the lag the detections cure
 
 
-def test_a_piece_read_once_by_the_centre_once_the_board_is_still_takes_no_coin_off_the_counts() -> None:
-    """Pieces first seen after the board settled, round the centre, are dues being put back
-    and not part of the stroke's outcome, but only those the counts at rest include: a "white"
-    read in one look beside the striker at rest (held-out video 73002, now development data)
-    is counted by nothing. Taken off the counts all the same, it made a real white "vanish",
-    and the white pocketed at the next stroke was taken for that one come back and gone."""
+def nudge_then_pocket_board() -> ScriptedMatch:
+    """South breaks (W4 nudged, nothing pocketed), then pockets W1 in the north-east corner."""
     match = ScriptedMatch()
     match.new_board("S")
     match.put_striker("S", 10.0)
     match.strike("S", target="W4")
     match.put_striker("S", 40.0)
     match.strike("S", target="W1", pocket="NE")
+    return match
+
+
+def with_a_white_at(frame: TrackFrame, xy_mm: np.ndarray, state: TrackState, score: float) -> TrackFrame:
+    """`frame` with one more track (999): a "white" at `xy_mm`, not moving."""
+    return TrackFrame(
+        frame.frame_index, frame.time_s,
+        np.append(frame.track_id, 999), np.append(frame.class_id, CLASS_NAMES.index("white")),
+        np.vstack([frame.xy_mm, xy_mm]), np.vstack([frame.velocity_mm_s, [0.0, 0.0]]),
+        np.append(frame.state, int(state)), np.append(frame.pocket, -1), np.append(frame.score, score),
+    )  # fmt: skip
+
+
+def test_a_piece_read_once_by_the_centre_once_the_board_is_still_takes_no_coin_off_the_counts() -> None:
+    """Pieces first seen after the board settled, round the centre, are dues being put back
+    and not part of the stroke's outcome, but only those the counts at rest include: a "white"
+    read in one look beside the striker at rest (held-out video 73002, now development data)
+    is counted by nothing. Taken off the counts all the same, it made a real white "vanish",
+    and the white pocketed at the next stroke was taken for that one come back and gone."""
+    match = nudge_then_pocket_board()
     _, first_closed = tuple(strokes_of(record(match))[0]["evidence"]["frames"])
     false_look = first_closed - 3  # after the last motion, before the close
     ghost_mm = np.array([30.0, 55.0])
@@ -1442,13 +1458,8 @@ def test_a_piece_read_once_by_the_centre_once_the_board_is_still_takes_no_coin_o
             detections = Detections(frame.xy_mm[on], frame.class_id[on], frame.score[on])
             if with_ghost and frame.frame_index >= false_look:
                 seen = frame.frame_index == false_look
-                frame = TrackFrame(
-                    frame.frame_index, frame.time_s,
-                    np.append(frame.track_id, 999), np.append(frame.class_id, CLASS_NAMES.index("white")),
-                    np.vstack([frame.xy_mm, ghost_mm]), np.vstack([frame.velocity_mm_s, [0.0, 0.0]]),
-                    np.append(frame.state, int(TrackState.AT_REST if seen else TrackState.OCCLUDED)),
-                    np.append(frame.pocket, -1), np.append(frame.score, 0.46),
-                )  # fmt: skip
+                state = TrackState.AT_REST if seen else TrackState.OCCLUDED
+                frame = with_a_white_at(frame, ghost_mm, state, 0.46)
                 if seen:
                     white = np.array([CLASS_NAMES.index("white")])
                     ghost = Detections(ghost_mm[None], white, np.array([0.46]))
@@ -3153,13 +3164,9 @@ def test_a_pocketing_seen_both_ways_outweighs_a_piece_the_looks_counted_beyond_t
     held-out video 85018, `warm-lamp`, development data since). At the next stroke a white is
     seen leaving into the north-east corner and over its hole, and the count of whites does
     not drop: the piece the belief never knew of gave way, not the pocketing. Without the
-    sighting over the hole, or with the extra white never seen, the count stands."""
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 10.0)
-    match.strike("S", target="W4")
-    match.put_striker("S", 40.0)
-    match.strike("S", target="W1", pocket="NE")
+    sighting over the hole, or with the extra white first read after the strike, the count
+    stands."""
+    match = nudge_then_pocket_board()
     plain = strokes_of(record(match))
     assert [s["pocketed"] for s in plain] == [[], ["white"]]
     _, first_closed = plain[0]["evidence"]["frames"]
@@ -3175,13 +3182,7 @@ def test_a_pocketing_seen_both_ways_outweighs_a_piece_the_looks_counted_beyond_t
             on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
             detections = Detections(frame.xy_mm[on], frame.class_id[on], frame.score[on])
             if ghost_from <= frame.frame_index <= ghost_until:
-                frame = TrackFrame(
-                    frame.frame_index, frame.time_s,
-                    np.append(frame.track_id, 999), np.append(frame.class_id, white),
-                    np.vstack([frame.xy_mm, ghost_mm]), np.vstack([frame.velocity_mm_s, [0.0, 0.0]]),
-                    np.append(frame.state, int(TrackState.AT_REST)),
-                    np.append(frame.pocket, -1), np.append(frame.score, 0.9),
-                )  # fmt: skip
+                frame = with_a_white_at(frame, ghost_mm, TrackState.AT_REST, 0.9)
                 ghost = Detections(ghost_mm[None], np.array([white]), np.array([0.9]))
                 detections = Detections.merge([detections, ghost])
             over_holes = in_hole if hole_seen and fell - 1 <= frame.frame_index <= fell + 1 else None
