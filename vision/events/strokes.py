@@ -1473,7 +1473,7 @@ class StrokeSegmenter:
     def _late_dues(self, stroke: _Stroke, believed: Counter[str], put_back: Counter[str]) -> Counter[str]:
         """Dues a recorded placing was short of (the laws forfeit what is not placed, law 83),
         counted at this strike beyond what the board is believed to hold, as many lying where
-        dues go: put back then and read only now, they are put back now (held-out video 84003,
+        dues go: put back then and read only now, they are recorded as put back now (held-out video 84003,
         `phone`, development data since: of two whites put back by the centre one was read at
         0.26 on the washed-out board and the placing recorded one; counted from three strokes
         on, the board's count a white short, a white's pocketing seen both ways was dropped,
