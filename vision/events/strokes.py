@@ -1460,17 +1460,18 @@ class StrokeSegmenter:
         spots = [xy for _, xy in stroke.board_before.faint_spots() if float(np.hypot(*xy)) > reach]
         return np.array(spots, dtype=float).reshape(-1, 2)
 
-    def _returned_unseen(self, put_back: Counter[str]) -> Counter[str]:
+    def _returned_unseen(self, put_back: Counter[str], owed: Counter[str] | None) -> Counter[str]:
         """Of the carrommen put back, those that are pieces gone unseen at an earlier stroke
         coming back from off the board: as many per colour as were put back beyond what the
-        laws owe, and no more than are missing."""
-        owed = self.owed() if self.owed is not None else None
+        laws owe (`owed`: None, not known), and no more than are missing."""
         if owed is None:
             return Counter()
         back = {item: min(put_back[item] - owed[item], self._end_vanished[item]) for item in CARROMMEN}
         return Counter({item: n for item, n in back.items() if n > 0})
 
-    def _late_dues(self, stroke: _Stroke, believed: Counter[str], put_back: Counter[str]) -> Counter[str]:
+    def _late_dues(
+        self, stroke: _Stroke, believed: Counter[str], put_back: Counter[str], owed: Counter[str] | None
+    ) -> Counter[str]:
         """Dues a recorded placing was short of (the laws forfeit what is not placed, law 83),
         counted at this strike beyond what the board is believed to hold, as many lying where
         dues go: put back then and read only now, they are recorded as put back now (held-out video 84003,
@@ -1487,7 +1488,6 @@ class StrokeSegmenter:
             }
         )
         self._short_placed -= late
-        owed = self.owed() if self.owed is not None else None
         if owed is not None and +put_back:
             # The queen not put back is covered (law 96), not forfeited: never put back late.
             self._short_placed += Counter({c: owed[c] - put_back[c] for c in ("white", "black")})
@@ -1536,11 +1536,12 @@ class StrokeSegmenter:
         # 9300: a black jumped off unseen, its return recorded as a placing, and the board's
         # count stayed a black too high until a white falling into a pocket, read as black
         # over the hole, was believed as that black).
-        unseen_back = self._returned_unseen(put_back)
+        owed = self.owed() if self.owed is not None else None
+        unseen_back = self._returned_unseen(put_back, owed)
         put_back -= unseen_back
         seen_at_strike = stroke.counts_before
         stroke.seen_at_strike = Counter(seen_at_strike)
-        late = self._late_dues(stroke, self._end_counts + returned + put_back, put_back)
+        late = self._late_dues(stroke, self._end_counts + returned + put_back, put_back, owed)
         put_back += late
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
