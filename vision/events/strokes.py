@@ -208,9 +208,6 @@ class _Stroke:
     seat: str | None
     snapshot: dict[int, Piece]
     counts_before: Counter[str] = field(default_factory=Counter)
-    # What the looks at the strike counted (`counts_before` is what the board is believed to
-    # hold: the last stroke's count plus what was put back since).
-    seen_at_strike: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
     carried_vanished: Counter[str] = field(default_factory=Counter)
     returned_unseen: Counter[str] = field(default_factory=Counter)  # back from off the board
@@ -1480,7 +1477,7 @@ class StrokeSegmenter:
         on, the board's count a white short, a white's pocketing seen both ways was dropped,
         and once it was believed the board "ended" a white early). Also remembers what a
         placing recorded now is short of."""
-        surplus = stroke.seen_at_strike - believed
+        surplus = _seen_at_strike(stroke) - believed
         late = +Counter(
             {
                 item: min(self._short_placed[item], surplus[item], stroke.placing_zone_before[item])
@@ -1540,7 +1537,6 @@ class StrokeSegmenter:
         unseen_back = self._returned_unseen(put_back, owed)
         put_back -= unseen_back
         seen_at_strike = stroke.counts_before
-        stroke.seen_at_strike = Counter(seen_at_strike)
         late = self._late_dues(stroke, self._end_counts + returned + put_back, put_back, owed)
         put_back += late
         # Never more than a full set: a piece counted on the board after it left unseen (it
@@ -2288,7 +2284,7 @@ class StrokeSegmenter:
         # read as a coin, a piece missed as it was put back, or one lying at a mouth that was
         # taken for pocketed), so a count that did not drop does not gainsay a pocketing seen
         # both ways (`reconcile_departures`, `unbelieved`).
-        at_strike = stroke.seen_at_strike
+        at_strike = _seen_at_strike(stroke)
         unbelieved = +Counter(
             {c: min(at_strike[c] - before[c], at_strike[c] - seen_after[c]) for c in CARROMMEN}
         )
@@ -2482,6 +2478,15 @@ class StrokeSegmenter:
             after={tid: (p.item, p.xy) for tid, p in self.pieces.items() if p.on_board},
             paths={tid: (stroke.path_items[tid], tuple(path)) for tid, path in stroke.paths.items()},
         )
+
+
+def _seen_at_strike(stroke: _Stroke) -> Counter[str]:
+    """What the looks at the strike counted (`counts_before` is what the board is believed to
+    hold: the last stroke's count plus what was put back since); at a break, nothing to set
+    against the full set the laws lay out."""
+    if stroke.new_board or stroke.board_before is None:
+        return Counter()
+    return stroke.board_before.counts
 
 
 def _lying_at_strike(stroke: _Stroke, item: str) -> np.ndarray:
