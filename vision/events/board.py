@@ -18,6 +18,8 @@ from vision.detections import CLASS_NAMES
 from vision.tracks import TrackState
 
 CARROMMEN = ("white", "black", "queen")
+# The coins of the two sides (the queen is neither's until covered).
+COIN_COLOURS = ("white", "black")
 # Where a tracked piece counts as lying on the board (a HELD piece is in someone's fingers).
 ON_BOARD_STATES = (int(TrackState.AT_REST), int(TrackState.MOVING), int(TrackState.OCCLUDED))
 FULL_SET = Counter({"white": COINS_PER_COLOUR, "black": COINS_PER_COLOUR, "queen": 1})

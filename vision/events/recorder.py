@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from vision.detections import Detections
+from vision.events.board import COIN_COLOURS
 from vision.events.config import EventConfig
 from vision.events.departures import ItemEvent
 from vision.events.guard import EngineGuard
@@ -179,7 +180,7 @@ def _missing_gone(event: dict[str, Any], record: StrokeRecord) -> dict[str, int]
     return {
         colour: n
         for colour, n in record.vanished.items()
-        if colour in ("white", "black")
+        if colour in COIN_COLOURS
         and n > 0
         and record.counts_after.get(colour, 0) - n <= 0
         and colour in event["pocketed"]

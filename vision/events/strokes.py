@@ -48,6 +48,7 @@ from vision.detections import Detections
 from vision.events.afterimages import Afterimage, stopped_dead, went_in
 from vision.events.board import (
     CARROMMEN,
+    COIN_COLOURS,
     FULL_SET,
     Piece,
     arrangement_reach_mm,
@@ -1471,23 +1472,23 @@ class StrokeSegmenter:
     ) -> Counter[str]:
         """Dues a recorded placing was short of (the laws forfeit what is not placed, law 83),
         counted at this strike beyond what the board is believed to hold, as many lying where
-        dues go: put back then and read only now, they are recorded as put back now (held-out video 84003,
-        `phone`, development data since: of two whites put back by the centre one was read at
-        0.26 on the washed-out board and the placing recorded one; counted from three strokes
-        on, the board's count a white short, a white's pocketing seen both ways was dropped,
-        and once it was believed the board "ended" a white early). Also remembers what a
-        placing recorded now is short of."""
+        dues go: put back then and read only now, they are recorded as put back now (held-out
+        video 84003, `phone`, development data since: of two whites put back by the centre one
+        was read at 0.26 on the washed-out board and the placing recorded one; counted from
+        three strokes on, the board's count a white short, a white's pocketing seen both ways
+        was dropped, and once it was believed the board "ended" a white early). Also remembers
+        what a placing recorded now is short of."""
         surplus = _seen_at_strike(stroke) - believed
         late = +Counter(
             {
                 item: min(self._short_placed[item], surplus[item], stroke.placing_zone_before[item])
-                for item in ("white", "black")
+                for item in COIN_COLOURS
             }
         )
         self._short_placed -= late
         if owed is not None and +put_back:
             # The queen not put back is covered (law 96), not forfeited: never put back late.
-            self._short_placed += Counter({c: owed[c] - put_back[c] for c in ("white", "black")})
+            self._short_placed += Counter({c: owed[c] - put_back[c] for c in COIN_COLOURS})
         return late
 
     def _note_board_change(self, stroke: _Stroke) -> None:
@@ -1537,11 +1538,12 @@ class StrokeSegmenter:
         unseen_back = self._returned_unseen(put_back, owed)
         put_back -= unseen_back
         seen_at_strike = stroke.counts_before
-        late = self._late_dues(stroke, self._end_counts + returned + put_back, put_back, owed)
+        believed = self._end_counts + returned + put_back
+        late = self._late_dues(stroke, believed, put_back, owed)
         put_back += late
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
-        stroke.counts_before = (self._end_counts + returned + put_back) & FULL_SET
+        stroke.counts_before = (believed + late) & FULL_SET
         # A carromman taken to have jumped off unseen at the break that is not seen put back
         # went into a pocket unseen after all: counted, but gone, as one that vanished. And
         # one gone unseen is missing no longer when the looks at the strike find every piece
