@@ -2169,6 +2169,26 @@ def test_a_white_seen_falling_where_the_striker_went_in_is_the_striker() -> None
     assert kept == [in_hole]
 
 
+def test_a_white_seen_falling_where_the_striker_went_in_is_the_white_when_nothing_else_is() -> None:
+    """Held-out video 86003 (`warm-lamp`, development data since): a white and the striker
+    behind it went into one corner three frames apart; the white was seen only in the hole,
+    and the sighting was taken for the striker's, so the white the count lost "vanished" and
+    the striker was ruled pocketed alone. A white sighting where the striker went in stands
+    for a white all the same when no other sighting of a white does."""
+    from vision.events.departures import ItemEvent
+    from vision.events.reconcile import reconcile_departures
+
+    striker = ItemEvent("striker", "SE", 1815, 60.5, 26, (323.0, -312.7), last_seen_s=60.4)
+    watched = [ItemEvent("striker", "SE", 1813, 60.43, -1, (323.0, -312.7))]
+    in_hole = ItemEvent("white", "SE", 1811, 60.37, -1, (349.0, -347.4))
+    before, after = Counter(white=4, black=6), Counter(white=3, black=6)
+    kept, dropped, vanished, _ = reconcile_departures([striker], before, after, watched, None, [in_hole])
+    assert kept == [in_hole] and vanished == {}
+    # The count not down, the sighting is the striker's after all: nothing is believed.
+    kept, dropped, vanished, _ = reconcile_departures([striker], before, before, watched, None, [in_hole])
+    assert kept == [] and in_hole not in dropped
+
+
 def test_a_piece_seen_falling_that_the_counts_do_not_need_is_kept_as_dropped_evidence() -> None:
     """Not believed, a sighting over a hole is still what the camera saw: the review lists it,
     and a striker read as a coin all the way is known by it (`dropped`)."""

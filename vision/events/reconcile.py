@@ -120,11 +120,16 @@ def reconcile_departures(
         for e in (*watched, *track_departures)
         if e.item == "striker" and e.pocket is not None and not e.guess
     ]
-    in_holes = [
+    # Unless nothing else stands for a piece of its colour gone: then it was one, going in
+    # just ahead of the striker or behind it (held-out video 86003, `warm-lamp`, development
+    # data since: a white and the striker into one corner three frames apart, the white seen
+    # only in the hole; taken for the striker, the white "vanished").
+    as_striker = [
         h
         for h in in_holes or []
-        if not any(s.pocket == h.pocket and abs(s.time_s - h.time_s) <= REAPPEAR_S for s in strikers_in)
+        if any(s.pocket == h.pocket and abs(s.time_s - h.time_s) <= REAPPEAR_S for s in strikers_in)
     ]
+    in_holes = [h for h in in_holes or [] if h not in as_striker]
     pockets: dict[str, list[ItemEvent]] = {}
     offs: dict[str, list[ItemEvent]] = {}
     tracked_of: dict[str, list[ItemEvent]] = {}
@@ -177,6 +182,7 @@ def reconcile_departures(
         guesses = [e for e in track_departures if e.item == item and e.pocket is not None and e.guess]
         pockets[item] = own + unmatched(guesses, own, item)
         pockets[item] += unmatched(faint_leads, pockets[item], item)
+        pockets[item] += unmatched([e for e in as_striker if e.item == item], pockets[item], item)
         # Overboard only when a piece was seen going: over the surface's edge, or by the
         # tracker's own sighting. A track merely projected off the surface (lost while fast,
         # anywhere on the board) is far likelier a coin the detector missed at rest than one
@@ -204,7 +210,8 @@ def reconcile_departures(
         left: list[ItemEvent] = []
         for e in pockets[item]:
             (kept if fills(item, e) else left).append(e)
-        pockets[item] = left
+        # The striker's sightings not needed for a piece are the striker's: nothing else.
+        pockets[item] = [e for e in left if e not in as_striker]
     # Two of a colour can run into one pocket a few frames apart: the counts still wanting
     # one, a track of its own lost at that pocket's mouth about when another pocketing was
     # believed there is the second piece, not that one seen again (held-out video 65003,
