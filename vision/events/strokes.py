@@ -1829,6 +1829,25 @@ class StrokeSegmenter:
         ):
             stroke.striker_rested_at = lay[0]
 
+    def _stopped_short_of_the_hole(self, event: ItemEvent) -> bool:
+        """Whether the striker taken into a pocket (`event`) was last seen there too slow to
+        slide on until its centre was over the hole: it stopped at the mouth, overhanging the
+        hole, and the detector lost it there (held-out video 86007, `warm-lamp`, development
+        data since: the striker followed a white into a corner and stopped 33 mm from its
+        centre, seen at 28 mm/s and then not again until a hand lifted it; it was ruled
+        pocketed, a foul, and the board's result was lost)."""
+        lost_s = event.time_s if event.last_seen_s is None else event.last_seen_s
+        there = [
+            p
+            for p in self._striker_sightings
+            if p.time_s <= lost_s + TIME_EPSILON_S and near_any(p.xy, np.array([event.xy]), STRIKER_RADIUS_MM)
+        ]
+        if not there:
+            return False
+        last = there[-1]
+        slide_mm = last.speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2)
+        return float(pocket_distance_mm(last.position)[0]) - slide_mm > POCKET_MOUTH_MM
+
     def _stopped_unseen(self, stroke: _Stroke, piece: Piece) -> bool:
         """Whether the striker, seen again after a settle's time unseen since a sighting in
         this stroke, lies where it would have stopped sliding on from there, away from where
@@ -2377,7 +2396,8 @@ class StrokeSegmenter:
         # Nor one lost where it had come to rest, its centre clear of the hole: a disc lying
         # still does not fall in by itself, a hand took it (held-out video 81016, `worn`,
         # development data since: the striker lay 35 mm from a corner's centre for 0.7 s, a
-        # hand nudged it 4 mm and lifted it, and it was ruled pocketed, a foul).
+        # hand nudged it 4 mm and lifted it, and it was ruled pocketed, a foul). Nor one last
+        # seen too slow to slide on into the hole from there (`_stopped_short_of_the_hole`).
         coins_now = _tracks_mm(self.pieces, CARROMMEN, in_view=True)
         rested = stroke.striker_rested_at
         lay_clear_of_a_hole = (
@@ -2388,7 +2408,12 @@ class StrokeSegmenter:
             seen_there_s = stroke.striker_near_pocket_s.get(str(event.pocket), -np.inf)
             lost_s = event.time_s if event.last_seen_s is None else event.last_seen_s
             lifted = lay_clear_of_a_hole and near_any(event.xy, np.array([rested]), STRIKER_RADIUS_MM)
-            return seen_there_s <= lost_s and not lifted and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
+            return (
+                seen_there_s <= lost_s
+                and not lifted
+                and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
+                and not self._stopped_short_of_the_hole(event)
+            )
 
         striker_events = [
             e
