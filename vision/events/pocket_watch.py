@@ -385,13 +385,13 @@ class PocketWatch:
         moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
         radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
         left = np.ones(len(gone_xy), bool)
+        reach_mm = max(KNOCKED_FROM_MM, POCKET_RADIUS_MM + KNOCK_SPEED_MM_S * dt)
         for n, xy in enumerate(gone_xy):
             pocket = nearest_pocket(xy)
             centre = pocket_centre(pocket)
             gap = np.linalg.norm(detections.xy_mm - xy, axis=1)
             against = moving & (gap <= radius + COIN_RADIUS_MM + CONTACT_SLACK_MM)
             knocked = False
-            reach_mm = max(KNOCKED_FROM_MM, POCKET_RADIUS_MM + KNOCK_SPEED_MM_S * dt)
             if float(np.hypot(*(xy - centre))) <= reach_mm and against.any():
                 hitter = detections.xy_mm[np.flatnonzero(against)[np.argmin(gap[against])]]
                 away = (xy - hitter) / max(float(np.hypot(*(xy - hitter))), 1e-9)

@@ -1829,18 +1829,17 @@ class StrokeSegmenter:
         ):
             stroke.striker_rested_at = lay[0]
 
-    def _stopped_short_of_the_hole(self, event: ItemEvent) -> bool:
-        """Whether the striker taken into a pocket (`event`) was last seen there too slow to
-        slide on until its centre was over the hole: it stopped at the mouth, overhanging the
-        hole, and the detector lost it there (held-out video 86007, `warm-lamp`, development
-        data since: the striker followed a white into a corner and stopped 33 mm from its
-        centre, seen at 28 mm/s and then not again until a hand lifted it; it was ruled
-        pocketed, a foul, and the board's result was lost)."""
-        lost_s = event.time_s if event.last_seen_s is None else event.last_seen_s
+    def _stopped_short_of_the_hole(self, lost_at: tuple[float, float], lost_s: float) -> bool:
+        """Whether the striker taken into a pocket, lost at `lost_at` by `lost_s`, was last seen
+        there too slow to slide on until its centre was over the hole: it stopped at the mouth,
+        overhanging the hole, and the detector lost it there (held-out video 86007,
+        `warm-lamp`, development data since: the striker followed a white into a corner and
+        stopped 33 mm from its centre, seen at 28 mm/s and then not again until a hand lifted
+        it; it was ruled pocketed, a foul, and the board's result was lost)."""
         there = [
             p
             for p in self._striker_sightings
-            if p.time_s <= lost_s + TIME_EPSILON_S and near_any(p.xy, np.array([event.xy]), STRIKER_RADIUS_MM)
+            if p.time_s <= lost_s + TIME_EPSILON_S and near_any(p.xy, np.array([lost_at]), STRIKER_RADIUS_MM)
         ]
         if not there:
             return False
@@ -2412,7 +2411,7 @@ class StrokeSegmenter:
                 seen_there_s <= lost_s
                 and not lifted
                 and not near_any(event.xy, coins_now, COIN_RADIUS_MM)
-                and not self._stopped_short_of_the_hole(event)
+                and not self._stopped_short_of_the_hole(event.xy, lost_s)
             )
 
         striker_events = [
