@@ -160,6 +160,11 @@ COIN_FLIGHT_STEP_MM = 10.0
 SLIDING_DECELERATION_MM_S2 = 980.0
 
 
+def sliding_distance_mm(speed_mm_s: float) -> float:
+    """How far a disc sliding at `speed_mm_s` goes on before it stops."""
+    return speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2)
+
+
 @dataclass(frozen=True)
 class PlacementRecord:
     frame: int
@@ -1844,8 +1849,8 @@ class StrokeSegmenter:
         if not there:
             return False
         last = there[-1]
-        slide_mm = last.speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2)
-        return float(pocket_distance_mm(last.position)[0]) - slide_mm > POCKET_MOUTH_MM
+        slid_to_mm = float(pocket_distance_mm(last.position)[0]) - sliding_distance_mm(last.speed_mm_s)
+        return slid_to_mm > POCKET_MOUTH_MM
 
     def _stopped_unseen(self, stroke: _Stroke, piece: Piece) -> bool:
         """Whether the striker, seen again after a settle's time unseen since a sighting in
@@ -1866,7 +1871,7 @@ class StrokeSegmenter:
             and float(np.linalg.norm(piece.position - stroke.striker_start)) <= cfg.strike_confirm_mm
         ):
             return False
-        reach_mm = before.speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2) + cfg.still_mm
+        reach_mm = sliding_distance_mm(before.speed_mm_s) + cfg.still_mm
         return float(np.linalg.norm(piece.position - before.position)) <= reach_mm
 
     def _put_down_since_rest(self, stroke: _Stroke) -> bool:
