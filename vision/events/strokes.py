@@ -1542,7 +1542,6 @@ class StrokeSegmenter:
         owed = self.owed() if self.owed is not None else None
         unseen_back = self._returned_unseen(put_back, owed)
         put_back -= unseen_back
-        seen_at_strike = stroke.counts_before
         believed = self._end_counts + returned + put_back
         late = self._late_dues(stroke, believed, put_back, owed)
         put_back += late
@@ -1557,7 +1556,7 @@ class StrokeSegmenter:
         # strike, and still taken for missing; the count's drop when it went into a corner
         # then stood for the old vanishing, and its pocketing was dropped).
         not_back = self._end_unseen_overboard - grown
-        missing = stroke.counts_before - seen_at_strike
+        missing = stroke.counts_before - _seen_at_strike(stroke)
         gone = (self._end_vanished - unseen_back) + not_back
         stroke.carried_vanished = gone & stroke.counts_before & missing
         stroke.returned_unseen = unseen_back
