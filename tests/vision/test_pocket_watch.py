@@ -349,3 +349,30 @@ def test_a_black_lost_running_at_a_pocket_and_then_seen_over_its_hole_leaves_a_l
     assert watch_with(heading_in * 320.0, lost_mm=150.0).faint_leads == []
     # Lost running across the pocket's mouth, not into it: no lead.
     assert watch_with(np.array([320.0, 0.0])).faint_leads == []
+
+
+def test_a_piece_against_a_cushion_knocked_into_it_runs_along_it_into_the_corner() -> None:
+    # Held-out video 87019 (`warm-lamp`, development data since): a black lay against the east
+    # cushion 106 mm from a corner's centre; the striker, running up the board at 2.3 m/s,
+    # struck it into the cushion between two looks and had gone past it at the next, where
+    # the black was gone, pressed along the cushion into the corner and never read in the
+    # hole. From where the striker was found, the black was knocked back down the board; from
+    # where the striker's path met it, into the cushion, along which it ran into the corner.
+    # It "vanished" and the board's count went wrong.
+    black = (353.1, 242.0)
+    striker_running = [(STRIKER, (219.4, -19.5)), (STRIKER, (292.4, 147.6)), (STRIKER, (322.7, 217.1))]
+    frames = [[(BLACK, black), piece] for piece in striker_running] + [
+        [(STRIKER, (320.9, 253.8))],
+        [(STRIKER, (315.1, 291.8))],
+        [(STRIKER, (308.0, 324.9))],
+        [(STRIKER, (297.4, 324.1))],
+    ]
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NE")]
+    # Knocked off the cushion (the striker's path meeting it from above), it was not.
+    frames = [[(BLACK, black), (STRIKER, (322.7, y))] for y in (340.0, 305.0, 270.0)] + [
+        [(STRIKER, (320.9, 225.0))],
+        [(STRIKER, (318.0, 200.0))],
+        [(STRIKER, (316.0, 180.0))],
+    ]
+    assert run(frames).drops == []
+
