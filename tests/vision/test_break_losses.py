@@ -104,6 +104,9 @@ def test_a_coin_lost_off_the_cushions_or_far_from_a_corner_or_flying_jumped_off(
         ((-330.0, -45.0), (-1252.0, -366.0)),
         # 68017: along the north cushion at 6.4 m/s: flying, not sliding.
         ((-15.0, 343.0), (-6379.0, 930.0)),
+        # 88013 (`phone`, held-out, development data since): into the west cushion at 3.8 m/s,
+        # along it at 0.7 m/s, 0.4 s from a corner at that: it flew off over the frame.
+        ((-344.8, 54.2), (-3818.0, 708.0)),
         # along the south cushion, away from the corner it lies nearest to, 1 s from the other
         ((200.0, -350.0), (-500.0, 0.0)),
     ]
