@@ -376,3 +376,18 @@ def test_a_piece_against_a_cushion_knocked_into_it_runs_along_it_into_the_corner
     ]
     assert run(frames).drops == []
 
+
+def test_two_pieces_taken_to_drop_into_one_corner_that_both_came_back_out_did_not_drop() -> None:
+    # Held-out video 88013's break (`phone`, development data since): two blacks ran at the
+    # south-west corner in one look, both due over its hole by the next, where both were
+    # found back out, bounced off the cushions by its jaws. Each drop is taken back by the
+    # piece seen running away from the pocket; both sightings had been handed the one drop,
+    # the other stood, and the black the counts missed (flown off the board) was "pocketed".
+    frames = [
+        [(BLACK, (-273.2, -323.7)), (BLACK, (-320.7, -273.5))],
+        [(BLACK, (-299.9, -344.7)), (BLACK, (-336.6, -312.8))],
+        [(BLACK, (-298.4, -326.2)), (BLACK, (-335.9, -322.3))],
+        [(BLACK, (-295.0, -295.7)), (BLACK, (-310.0, -328.9))],
+        [(BLACK, (-293.8, -268.8)), (BLACK, (-288.8, -341.7))],
+    ]
+    assert run(frames).drops == []

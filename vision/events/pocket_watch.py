@@ -362,6 +362,14 @@ class PocketWatch:
                         )
                     )
         self.drops.extend(dropped_now)
+        # Each drop is one piece: a second piece appearing by that pocket cannot be the first
+        # coming back out; and one that is, ran here from where that piece was last seen, which
+        # the next look's matching must know (held-out video 88013's break, `phone`,
+        # development data since: two blacks, both due over a corner's hole, both found back
+        # out; each had been handed the one drop, and at the next look, matched as if still,
+        # one was paired with the other's sighting; a drop stood, and the black the counts
+        # missed, flown off the board, was "pocketed").
+        unclaimed = list(dropped_now)
         for c, j in enumerate(now):
             if c not in matched_now:
                 # One that appears over the hole itself is the piece falling (or the dark hole),
@@ -370,7 +378,11 @@ class PocketWatch:
                 if not current_born[j]:
                     self._bounced_unseen(item, detections.xy_mm[j], time_s)
                     self._seen_again(item, detections.xy_mm[j], frame_index, time_s)
-                current_bounce[j] = _dropped_at(dropped_now, detections.xy_mm[j])
+                came_out = _dropped_at(unclaimed, detections.xy_mm[j])
+                current_bounce[j] = came_out
+                if came_out is not None:
+                    unclaimed.remove(came_out)
+                    current_velocity[j] = (detections.xy_mm[j] - np.asarray(came_out.xy)) / dt
         return np.array(unexplained, dtype=np.int64)
 
     def _knocked_in(
