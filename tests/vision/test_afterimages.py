@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.geometry import pocket_centre
-from vision.events.afterimages import stopped_dead, went_in
+from vision.events.afterimages import left_on_the_run_in, stopped_dead, went_in
 from vision.events.board import Piece
 from vision.events.departures import ItemEvent
 from vision.tracks import TrackState
@@ -48,3 +48,22 @@ def test_an_afterimage_is_believed_with_its_colour_seen_over_its_hole_and_nothin
     assert not went_in(stop, [ItemEvent("white", "NW", 502, 502 / 30.0, -1, in_hole.xy)], nothing, 1.0)
     # A coin lying at the mouth, in contact: the runner stopped on it and it went in instead.
     assert not went_in(stop, [in_hole], np.array([at + (0.0, 31.5)]), 1.0)
+
+
+def test_a_coin_first_seen_lying_on_the_run_of_one_of_its_colour_into_a_hole_is_its_afterimage() -> None:
+    # Held-out video 88018 (`phone`, development data since): a white ran along the north
+    # cushion into the north-east corner and was lost 22 mm from its centre; 11 looks later a
+    # "white" was read lying 34 mm out, on the line it had run, and stayed.
+    run = [(231.0, 276.0), (258.4, 314.1), (272.2, 333.4), (282.8, 350.0), (295.4, 346.2), (326.5, 352.2)]
+    first = look(np.array([315.8, 356.2]), (0.0, 0.0), 108, AT_REST)
+    now = look(np.array([314.0, 354.9]), (0.0, 0.0), 120, AT_REST)
+    stop = left_on_the_run_in(first, now, "NE", run, 4.0)
+    assert stop is not None and (stop.item, stop.pocket, stop.frame, stop.xy) == ("white", "NE", 108, now.xy)
+    # Off the run's line by more than a coin's radius, or moved since it was first seen, or
+    # on the run but further out than its last stretch into the pocket: a coin.
+    aside = look(np.array([300.0, 320.0]), (0.0, 0.0), 108, AT_REST)
+    assert left_on_the_run_in(aside, aside, "NE", run, 4.0) is None
+    moved = look(np.array([300.0, 350.0]), (0.0, 0.0), 120, AT_REST)
+    assert left_on_the_run_in(first, moved, "NE", run, 4.0) is None
+    back = look(np.array([240.0, 288.6]), (0.0, 0.0), 108, AT_REST)
+    assert left_on_the_run_in(back, back, "NE", run, 4.0) is None

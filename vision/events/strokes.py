@@ -45,7 +45,7 @@ from calibration.geometry import (
     striker_legal_range,
 )
 from vision.detections import Detections
-from vision.events.afterimages import Afterimage, stopped_dead, went_in
+from vision.events.afterimages import Afterimage, left_on_the_run_in, stopped_dead, went_in
 from vision.events.board import (
     CARROMMEN,
     COIN_COLOURS,
@@ -2189,7 +2189,7 @@ class StrokeSegmenter:
         counted, when their colour was seen over that pocket's hole about then and nothing lay
         at the strike where it could have stopped them (`afterimages`)."""
         out = []
-        for tid, stop in stroke.stopped_dead.items():
+        for tid, stop in [*stroke.stopped_dead.items(), *self._left_on_runs_in(stroke)]:
             if not counted.counted_at(stop.item, np.asarray(stop.xy)):
                 continue
             lay = np.array(
@@ -2197,6 +2197,24 @@ class StrokeSegmenter:
             ).reshape(-1, 2)
             if went_in(stop, in_holes, lay, REAPPEAR_S):
                 out.append(stop)
+        return out
+
+    def _left_on_runs_in(self, stroke: _Stroke) -> list[tuple[int, Afterimage]]:
+        """Tracks first seen after the strike lying still on the last stretch of a run into a
+        pocket by a piece of their colour that departed into it (`left_on_the_run_in`)."""
+        out = []
+        for tid, first in stroke.born.items():
+            now = self.pieces.get(tid)
+            if now is None or first.item not in CARROMMEN or tid in stroke.stopped_dead:
+                continue
+            for e in stroke.events:
+                if e.item != first.item or e.pocket is None or e.guess or e.track_id == tid:
+                    continue
+                run = [*stroke.paths.get(e.track_id, []), e.xy]
+                stop = left_on_the_run_in(first, now, e.pocket, run, self.config.still_mm)
+                if stop is not None:
+                    out.append((tid, stop))
+                    break
         return out
 
     def _faint_by_holes(self, stroke: _Stroke, counted: _CountsThen) -> list[tuple[str, str]]:
