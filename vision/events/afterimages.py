@@ -7,7 +7,9 @@ pocket's centre at 0.84 falling to 0.21 for 24 s). Its track stops dead there. N
 friction takes 0.4 s and 80 mm to stop one from 0.4 m/s, and one that hits something is
 sent on or back. A coin seen stopping dead at a pocket's mouth, its run heading over the
 hole, as its colour is seen over that hole, went in; what lies there is its afterimage,
-not a coin, until it is gone.
+not a coin, until it is gone. The picture may also first be read once the coin has gone,
+under a track of its own, lying on the coin's last stretch into the hole
+(`left_on_the_run_in`); the same test then applies.
 """
 
 from __future__ import annotations

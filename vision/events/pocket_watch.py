@@ -573,9 +573,9 @@ def _where_met(hitter_xy: np.ndarray, step: np.ndarray, xy: np.ndarray, contact_
         return hitter_xy
     b = float(np.dot(offset, step))
     c = float(np.dot(offset, offset)) - contact_mm**2
-    disc = b * b - a * c
     if c <= 0.0:  # already in contact at the look before
         return start
+    disc = b * b - a * c
     if disc >= 0.0:
         t = (-b - disc**0.5) / a
         if 0.0 <= t <= 1.0:

@@ -2185,9 +2185,10 @@ class StrokeSegmenter:
     def _new_afterimages(
         self, stroke: _Stroke, counted: _CountsThen, in_holes: list[ItemEvent]
     ) -> list[Afterimage]:
-        """What carrommen seen stopping dead by a pocket in this stroke left lying there, still
-        counted, when their colour was seen over that pocket's hole about then and nothing lay
-        at the strike where it could have stopped them (`afterimages`)."""
+        """What carrommen seen stopping dead by a pocket in this stroke, or running into one
+        (`_left_on_runs_in`), left lying there, still counted, when their colour was seen over
+        that pocket's hole about then and nothing lay at the strike where it could have
+        stopped them (`afterimages`)."""
         out = []
         for tid, stop in [*stroke.stopped_dead.items(), *self._left_on_runs_in(stroke)]:
             if not counted.counted_at(stop.item, np.asarray(stop.xy)):
