@@ -74,6 +74,8 @@ COINS_PER_COLOUR = 9
 
 # Derived positions (see the module docstring for the frame).
 POCKET_CENTRE_OFFSET_MM = HALF_SURFACE_MM - POCKET_RADIUS_MM
+# How far from the board centre, along either axis, a cushion stops a coin's centre.
+COIN_CUSHION_STOP_MM = HALF_SURFACE_MM - COIN_RADIUS_MM
 # Distance from the board centre to the outer (frame-side) edge of the outer base line and
 # to the inner edge of the inner base line: the base circles span exactly this band.
 OUTER_BASE_LINE_EDGE_MM = HALF_SURFACE_MM - BASE_LINE_FROM_FRAME_MM

@@ -16,8 +16,7 @@ from collections import Counter
 import numpy as np
 
 from calibration.geometry import (
-    COIN_RADIUS_MM,
-    HALF_SURFACE_MM,
+    COIN_CUSHION_STOP_MM,
     POCKET_CENTRE_OFFSET_MM,
     POCKET_RADIUS_MM,
     nearest_pocket,
@@ -137,9 +136,8 @@ def _corner_slid_into(xy: np.ndarray, velocity: np.ndarray) -> str | None:
     """The corner pocket a coin at `xy` against a cushion, sliding along it at `velocity`,
     reaches within `SLIDE_REACH_S`; None if it lies off the cushions, runs too fast to be
     sliding, or gets nowhere so soon."""
-    stop = HALF_SURFACE_MM - COIN_RADIUS_MM
     for across in (0, 1):
-        if abs(xy[across]) < stop - CUSHION_CONTACT_MM:
+        if abs(xy[across]) < COIN_CUSHION_STOP_MM - CUSHION_CONTACT_MM:
             continue
         along = 1 - across
         if velocity[along] == 0.0 or float(np.hypot(*velocity)) > SLIDE_MAX_MM_S:

@@ -19,8 +19,8 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from calibration.geometry import (
+    COIN_CUSHION_STOP_MM,
     COIN_RADIUS_MM,
-    HALF_SURFACE_MM,
     POCKET_RADIUS_MM,
     POCKETS,
     STRIKER_RADIUS_MM,
@@ -587,7 +587,7 @@ def _along_a_pinning_cushion(xy: np.ndarray, heading: np.ndarray) -> np.ndarray:
     """`heading` of a piece at `xy` knocked that way, or, where that is into a cushion the
     piece is pressed against (`PINNED_SLACK_MM`), along that cushion."""
     run = heading.astype(float).copy()
-    pinned_from = HALF_SURFACE_MM - COIN_RADIUS_MM - PINNED_SLACK_MM
+    pinned_from = COIN_CUSHION_STOP_MM - PINNED_SLACK_MM
     for axis in (0, 1):
         if abs(float(xy[axis])) >= pinned_from and run[axis] * np.sign(xy[axis]) > 0.0:
             run[axis] = 0.0
