@@ -30,7 +30,7 @@ from calibration.geometry import (
     pocket_centres,
     pocket_distance_mm,
 )
-from vision.detections import CLASS_NAMES, STRIKER, Detections
+from vision.detections import CLASS_NAMES, STRIKER, Detections, blur_ghosts
 
 # A struck piece moves at most this fast (a hard break: 4 to 5 m/s; the striker up to 8).
 MAX_SPEED_MM_S = 8000.0
@@ -165,6 +165,9 @@ class PocketWatch:
     _previous: Detections | None = None
     _velocity: np.ndarray | None = None  # per previous detection, mm/s (0 when unmatched)
     _born_in_hole: np.ndarray | None = None  # per previous detection: first seen in a hole
+    # Per previous detection: appeared that look beside a moving piece, its blur read again
+    # (`blur_ghosts`): no piece lay there to be knocked in.
+    _ghost: np.ndarray | None = None
     # Per previous detection: the drop it may be the piece of, bounced off the pocket's jaws
     # (it appeared at that pocket as the drop was made), or None.
     _bounce_of: list[Drop | None] | None = None
@@ -187,6 +190,7 @@ class PocketWatch:
         self._previous = None
         self._velocity = None
         self._born_in_hole = None
+        self._ghost = None
         self._bounce_of = None
         self._bounces_unseen = []
         self._drop_speed = {}
@@ -201,6 +205,8 @@ class PocketWatch:
         current_velocity = np.zeros((len(detections), 2))
         current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
         current_bounce: list[Drop | None] = [None] * len(detections)
+        current_followed = np.zeros(len(detections), bool)
+        ghost = self._ghost if self._ghost is not None else np.zeros(0, bool)
         followed = previous is not None and velocity is not None and born is not None
         # Kept only while a sighting over a hole could still lead from them (bounded however
         # long the video, whether or not the detector reports the holes).
@@ -214,10 +220,12 @@ class PocketWatch:
                 now = np.flatnonzero(detections.class_id == class_id)
                 unexplained_of[class_id] = self._match_class(
                     class_id, before, now, previous, velocity, born, bounce, detections,
-                    current_velocity, current_born, current_bounce, dt, frame_index, time_s,
+                    current_velocity, current_born, current_bounce, current_followed, dt, frame_index, time_s,
                 )  # fmt: skip
             # Every colour matched first: the piece that knocked another may be of any.
             for class_id, unexplained in unexplained_of.items():
+                if len(ghost) == len(previous):
+                    unexplained = unexplained[~ghost[unexplained]]
                 gone_xy = previous.xy_mm[unexplained]
                 unexplained = unexplained[
                     self._knocked_in(class_id, gone_xy, detections, current_velocity, dt, frame_index, time_s)
@@ -235,6 +243,8 @@ class PocketWatch:
                         (CLASS_NAMES[class_id], previous.xy_mm[k].copy(), velocity[k].copy(), time_s)
                         for k in unexplained
                     )
+        moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
+        self._ghost = blur_ghosts(detections, moving) & ~current_followed
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
         self._born_in_hole, self._bounce_of = current_born, current_bounce
 
@@ -281,6 +291,7 @@ class PocketWatch:
         current_velocity: np.ndarray,
         current_born: np.ndarray,
         current_bounce: list[Drop | None],
+        current_followed: np.ndarray,
         dt: float,
         frame_index: int,
         time_s: float,
@@ -321,6 +332,7 @@ class PocketWatch:
                 paired_off[c] = distance[r, c]
                 i, j = before[r], now[c]
                 current_velocity[j] = (detections.xy_mm[j] - previous.xy_mm[i]) / dt
+                current_followed[j] = True
                 current_born[j] = born[i]
                 self._bounced(bounce[i], previous.xy_mm[i], detections.xy_mm[j])
         gone = before[[r for r in range(len(before)) if r not in matched_before and not born[before[r]]]]

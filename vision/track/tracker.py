@@ -35,7 +35,7 @@ from calibration.geometry import (
     on_playing_surface,
     pocket_centres,
 )
-from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections
+from vision.detections import BLACK, CLASS_NAMES, QUEEN, STRIKER, WHITE, Detections, blur_ghosts
 from vision.tracks import NO_POCKET, TrackFrame, TrackState
 
 # Tracks kept per class. The striker gets one spare: a printed mark the detector takes for a
@@ -144,8 +144,9 @@ class Tracker:
         return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True) if cost[r, c] < _INFEASIBLE]
 
     def _match(self, dets: Detections, dt: float) -> tuple[dict[int, int], list[int], np.ndarray]:
-        """Track index -> detection index, the detections left over, and which detections lie
-        where a piece missed this look has gone (`_where_a_missed_piece_went`)."""
+        """Track index -> detection index, the detections left over, and which detections are
+        some tracked piece seen again: where a piece missed this look has gone
+        (`_where_a_missed_piece_went`), or beside a moving one (`_beside_a_moving_piece`)."""
         cfg = self.config
         tracks = self._tracks
         matched: dict[int, int] = {}
@@ -159,6 +160,7 @@ class Tracker:
         # Second pass: detections nobody claimed against tracks nobody saw, same class only.
         lost = [i for i in range(len(tracks)) if i not in matched]
         explained = self._where_a_missed_piece_went([tracks[i] for i in lost], dets, dt)
+        ghosts = self._beside_a_moving_piece(tracks, matched, dets)
         if lost and free:
             sub_tracks = [tracks[i] for i in lost]
             sub = dets[np.array(free)]
@@ -185,10 +187,11 @@ class Tracker:
             )
             cost[still_striker[:, None] & ~on_playing_surface(sub.xy_mm)[None, :]] = _INFEASIBLE
             cost[self._lost_before(sub_tracks)[:, None] & explained[np.array(free)][None, :]] = _INFEASIBLE
+            cost[:, ghosts[np.array(free)]] = _INFEASIBLE
             for r, c in self._assign(cost):
                 matched[lost[r]] = free[c]
             free = [i for i in range(len(dets)) if i not in matched.values()]
-        return matched, free, explained
+        return matched, free, explained | ghosts
 
     @staticmethod
     def _lost_before(tracks: list[_Track]) -> np.ndarray:
@@ -213,6 +216,18 @@ class Tracker:
         gates = cfg.gate_mm + cfg.speed_gate_fraction * np.array([t.speed for t in moving]) * horizon
         distance = np.linalg.norm(dets.xy_mm[:, None, :] - where[None, :, :], axis=2)
         return np.asarray((distance <= gates[None, :]).any(axis=1))
+
+    def _beside_a_moving_piece(
+        self, tracks: list[_Track], matched: dict[int, int], dets: Detections
+    ) -> np.ndarray:
+        """(len(dets),) which detections nobody claimed are the blur of a piece matched this
+        look while moving, read a second time (`blur_ghosts`): no track takes such a sighting,
+        nor does one start there."""
+        moving = np.zeros(len(dets), bool)
+        moving[[c for r, c in matched.items() if tracks[r].speed > self.config.rest_speed_mm_s]] = True
+        ghosts = blur_ghosts(dets, moving)
+        ghosts[list(matched.values())] = False
+        return ghosts
 
     def _class_full(self, class_id: int) -> bool:
         """Whether every piece of this class already has a track (so a new one is a known piece).
