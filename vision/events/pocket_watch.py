@@ -206,8 +206,8 @@ class PocketWatch:
         current_born = pocket_distance_mm(detections.xy_mm) < BORN_IN_HOLE_MM
         current_bounce: list[Drop | None] = [None] * len(detections)
         current_followed = np.zeros(len(detections), bool)
-        ghost = self._ghost if self._ghost is not None else np.zeros(0, bool)
-        followed = previous is not None and velocity is not None and born is not None
+        ghost = self._ghost
+        followed = previous is not None and velocity is not None and born is not None and ghost is not None
         # Kept only while a sighting over a hole could still lead from them (bounded however
         # long the video, whether or not the detector reports the holes).
         self._lost_running = [lost for lost in self._lost_running if time_s - lost[3] <= DARK_LEAD_S]
@@ -224,8 +224,7 @@ class PocketWatch:
                 )  # fmt: skip
             # Every colour matched first: the piece that knocked another may be of any.
             for class_id, unexplained in unexplained_of.items():
-                if len(ghost) == len(previous):
-                    unexplained = unexplained[~ghost[unexplained]]
+                unexplained = unexplained[~ghost[unexplained]]
                 gone_xy = previous.xy_mm[unexplained]
                 unexplained = unexplained[
                     self._knocked_in(class_id, gone_xy, detections, current_velocity, dt, frame_index, time_s)

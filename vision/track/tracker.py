@@ -5,7 +5,9 @@ track predicts where its piece is now (constant velocity), and detections are as
 tracks by the Hungarian method on the distance in mm, within a gate that grows with the
 track's speed. What the first pass cannot explain gets a second, wider pass restricted to
 tracks that lost their piece this frame or earlier and share its class: a coin that was
-hit, the striker's fast flight, a coin that reappears when a hand moves away.
+hit, the striker's fast flight, a coin that reappears when a hand moves away. A detection
+lying against a piece seen moving, of another class and read less surely, is that piece's
+blur read twice (`vision.detections.blur_ghosts`): no track takes it.
 
 A piece that stops being seen becomes OCCLUDED at its last known position (a hand over it,
 motion blur). After `gone_after_frames` unseen frames the tracker decides where it went: into
