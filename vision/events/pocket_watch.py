@@ -242,8 +242,7 @@ class PocketWatch:
                         (CLASS_NAMES[class_id], previous.xy_mm[k].copy(), velocity[k].copy(), time_s)
                         for k in unexplained
                     )
-        moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
-        self._ghost = blur_ghosts(detections, moving) & ~current_followed
+        self._ghost = blur_ghosts(detections, _knockers(current_velocity)) & ~current_followed
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
         self._born_in_hole, self._bounce_of = current_born, current_bounce
 
@@ -414,7 +413,7 @@ class PocketWatch:
         threshold). Returns which of `gone_xy` were not knocked in."""
         if not len(gone_xy) or not len(detections):
             return np.ones(len(gone_xy), bool)
-        moving = np.hypot(current_velocity[:, 0], current_velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
+        moving = _knockers(current_velocity)
         radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
         left = np.ones(len(gone_xy), bool)
         reach_mm = max(KNOCKED_FROM_MM, POCKET_RADIUS_MM + KNOCK_SPEED_MM_S * dt)
@@ -572,6 +571,11 @@ def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
     ]
     near = [(distance, k) for distance, k in near if distance <= REAPPEAR_MM]
     return drops[min(near)[1]] if near else None
+
+
+def _knockers(velocity: np.ndarray) -> np.ndarray:
+    """Which pieces (rows of `velocity`) run fast enough to knock another (`KNOCKER_MIN_SPEED_MM_S`)."""
+    return np.hypot(velocity[:, 0], velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
 
 
 def _where_met(hitter_xy: np.ndarray, step: np.ndarray, xy: np.ndarray, contact_mm: float) -> np.ndarray:
