@@ -270,6 +270,28 @@ def test_a_piece_matched_as_fallen_and_seen_again_sinking_at_that_mouth_drops_on
     assert run(frames).drops == []
 
 
+def test_a_piece_matched_as_fallen_and_followed_at_that_mouth_a_look_before_it_goes_in_drops_once() -> None:
+    # The white detections by the corner on held-out video 91019's break (`phone`, development
+    # data since): due over the hole, the white was taken to drop and found back at the mouth,
+    # 37 mm off the prediction; followed there one more look, it then went in. Two drops stood
+    # for it and for the white that went into the next corner.
+    frames = [
+        [(WHITE, (-226.0, -268.0))],
+        [(WHITE, (-255.0, -300.0))],
+        [(WHITE, (-283.0, -331.0))],
+        [(WHITE, (-309.0, -349.0))],
+        [(WHITE, (-331.0, -330.0))],
+        [(WHITE, (-339.0, -329.0))],
+        [],
+        [],
+    ]
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("white", "SW")]
+    # Running back out of the mouth after that look, it bounced: no drop.
+    frames[6] = [(WHITE, (-310.0, -300.0))]
+    frames[7] = [(WHITE, (-280.0, -270.0))]
+    assert run(frames).drops == []
+
+
 def test_a_piece_over_a_mouth_found_where_it_was_heading_is_not_dropped_for_a_swapped_pairing() -> None:
     # The whites by the south-east corner on held-out video 75012's break (`warm-lamp`,
     # development data since): the one heading in is found over the mouth 5 mm from where it

@@ -333,6 +333,7 @@ class PocketWatch:
                 current_followed[j] = True
                 current_born[j] = born[i]
                 self._bounced(bounce[i], previous.xy_mm[i], detections.xy_mm[j])
+                current_bounce[j] = _still_at_its_pocket(bounce[i], detections.xy_mm[j], self.drops, time_s)
         gone = before[[r for r in range(len(before)) if r not in matched_before and not born[before[r]]]]
         # One of its colour found where it was is the piece itself, whatever the matching paired
         # it with (development video 9143: a white lying at a pocket's mouth, seen in every
@@ -560,6 +561,19 @@ def _dropped_again(first: Drop | None, pocket: str | None, drops: list[Drop]) ->
     from the centre, sinking, dropped twice; the two stood for it and for the white the count
     wanted at another corner)."""
     return first is not None and first.pocket is not None and first.pocket == pocket and first in drops
+
+
+def _still_at_its_pocket(drop: Drop | None, xy: np.ndarray, drops: list[Drop], time_s: float) -> Drop | None:
+    """`drop`, if a piece that appeared at its pocket as it was made, and was followed since, now
+    lies in that pocket's mouth (`MOUTH_MM`, within `REAPPEAR_S`) with the drop believed: it is
+    that piece, and its going in is the one drop, not a second (held-out video 91019's break,
+    `phone`, development data since: a white due over a corner's hole was taken to drop, found
+    at the mouth 37 mm off the prediction and followed there a look, then went in; the two
+    drops stood for it and for a white gone into the next corner). Not one further out: a
+    second piece running about the corner as the first fell in (development video 9119)."""
+    if drop is None or drop.pocket is None or drop not in drops or time_s - drop.time_s > REAPPEAR_S:
+        return None
+    return drop if float(np.hypot(*(xy - pocket_centre(drop.pocket)))) <= MOUTH_MM else None
 
 
 def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
