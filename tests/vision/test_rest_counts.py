@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from calibration.geometry import all_base_circle_centres
 from vision.detections import CLASS_NAMES, Detections
 from vision.events.rest_counts import RestCounter
 
@@ -126,4 +127,28 @@ def test_a_faint_spot_at_a_known_phantom_is_not_counted_but_a_piece_seen_plainly
     assert counter.faint("white") == 1  # the faint one elsewhere, not the phantom
     assert len(counter.faint_pieces("white", with_phantoms=True)) == 2
     assert counter.snapshot().counts()["white"] == 2  # a snapshot knows the phantoms
+    assert looks(0.88)["white"] == 3
+
+
+def test_a_faint_spot_on_a_base_circle_is_the_print_but_a_coin_seen_plainly_there_counts() -> None:
+    """Held-out video 91017 (`phone`, development data since): base circles read as whites at
+    0.45 to 0.52 a few millimetres off their centres after the break, never learned as
+    phantoms, kept the count a white too high. The base circles are phantoms from the start."""
+    circle = all_base_circle_centres()[1]
+    counter = RestCounter(("white", "black", "queen"))
+
+    def looks(score_on_circle: float) -> dict[str, int]:
+        counter.clear()
+        for _ in range(10):
+            counter.add(
+                Detections(
+                    np.array([[100.0, 50.0], circle + (-3.7, 4.8), [-80.0, 10.0]]),
+                    np.array([WHITE, WHITE, WHITE]),
+                    np.array([0.9, score_on_circle, 0.45], np.float32),
+                )
+            )
+        return dict(counter.counts())
+
+    assert looks(0.52)["white"] == 2
+    assert counter.faint("white") == 1  # the faint one elsewhere, not the print
     assert looks(0.88)["white"] == 3
