@@ -4314,3 +4314,47 @@ def test_a_striker_track_jumping_back_to_the_false_striker_it_lay_on_before_the_
     strokes = strokes_of(record(board(), with_a_false_striker(oracle_track_frames(board().timeline()))))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
+
+
+def test_the_queen_put_back_unseen_on_the_centre_circle_is_on_the_board_as_the_laws_have_her() -> None:
+    """South pockets the queen and fails to cover her: she is put back in the centre circle
+    (laws 93, 96), where the detector cannot tell her from the red print (held-out video
+    91017, `phone`, development data since: read at 0.07 there, she was counted off the board,
+    and both her later pocketings were disbelieved). The laws take her as put back, and so
+    does the count: the placing is recorded, said to be unseen, and North's pocketing of her
+    stands."""
+
+    def board() -> ScriptedMatch:
+        m = one_stroke_board()  # South breaks, pocketing W3 in NW
+        m.put_striker("S", -60.0)
+        m.strike("S", target="Q", pocket="NE")
+        m.put_striker("S", 0.0)
+        m.strike("S", target=None)  # not covered
+        m.place("Q", (0.0, 0.0))
+        m.put_striker("N", 30.0)
+        m.strike("N", target="B2", pocket="SW")
+        m.put_striker("N", -30.0)
+        m.strike("N", target="Q", pocket="SE")
+        return m
+
+    clean = record(board())
+    assert [e["items"] for e in clean if e["type"] == "placed"] == [["queen"]]
+    assert [s["pocketed"] for s in strokes_of(clean)] == [["white"], ["queen"], [], ["black"], ["queen"]]
+    uncovered_s = strokes_of(clean)[2]["evidence"]["frames"][1]
+    queen = CLASS_NAMES.index("queen")
+
+    def queen_unseen_on_the_centre(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            if frame.frame_index > uncovered_s:
+                on_centre = (frame.class_id == queen) & (np.hypot(*frame.xy_mm.T) < 1.0)
+                frame = frame.select(~on_centre)
+            yield frame
+
+    events = record(board(), queen_unseen_on_the_centre(oracle_track_frames(board().timeline())))
+    placed = [e for e in events if e["type"] == "placed"]
+    assert [e["items"] for e in placed] == [["queen"]]
+    assert placed[0]["evidence"]["not_seen"] == ["queen"]
+    assert placed[0]["evidence"]["positions_mm"] == []
+    strokes = strokes_of(events)
+    assert [s["pocketed"] for s in strokes] == [["white"], ["queen"], [], ["black"], ["queen"]]
+    assert strokes[3]["evidence"]["counts_before"]["queen"] == 1

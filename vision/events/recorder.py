@@ -258,4 +258,11 @@ def placed_event(record: PlacementRecord) -> dict[str, Any]:
             "an earlier placing was recorded short of what the laws owed, and the pieces counted "
             "at this strike in the placing zone exceed the board's count: put back then, seen only now"
         )
+    if record.unseen:
+        evidence["not_seen"] = list(record.unseen)
+        evidence["not_seen_note"] = (
+            "the laws had the queen put back in the centre circle (law 93) and nothing was seen put "
+            "back: she could not be told from the circle, and is taken as put back, as the laws "
+            "take a placing that is not recorded"
+        )
     return {"type": "placed", "items": list(record.items), "evidence": evidence}

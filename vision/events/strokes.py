@@ -173,6 +173,8 @@ class PlacementRecord:
     positions: tuple[tuple[float, float], ...]
     # Of `items`, dues put back before an earlier stroke and counted only now (`_late_dues`).
     late: tuple[str, ...] = ()
+    # Of `items`, the queen the laws had put back, not seen (`_queen_put_back_unseen`).
+    unseen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1496,6 +1498,24 @@ class StrokeSegmenter:
             self._short_placed += Counter({c: owed[c] - put_back[c] for c in COIN_COLOURS})
         return late
 
+    @staticmethod
+    def _queen_put_back_unseen(
+        believed: Counter[str], put_back: Counter[str], owed: Counter[str] | None
+    ) -> Counter[str]:
+        """The queen, if the laws had her put back (law 93: by the umpire, in the centre circle),
+        the board is not believed to hold her, and nothing at all was seen put back: with no
+        placing recorded the laws take what they required as done, and so does the count. The
+        centre circle is her size and red: on a small board in a lamp's glare the detector may
+        not see her lying there at all (held-out video 91017, `phone`, development data since:
+        read at 0.07 there, under the faintest peaks `CentreQueen` takes, she was counted off
+        the board; struck to a corner's mouth she lay there in plain view, still uncounted, and
+        her pocketing from there was disbelieved, twice). Where coins were seen put back without
+        her the placing says she was not, and the laws record her covered (law 96). Recorded
+        as a placing with no position, said to be unseen (`PlacementRecord.unseen`)."""
+        if owed is None or not owed["queen"] or believed["queen"] or +put_back:
+            return Counter()
+        return Counter({"queen": 1})
+
     def _note_board_change(self, stroke: _Stroke) -> None:
         """At the strike: a new board, or carrommen put back since the last stroke ended."""
         snapshot = stroke.snapshot
@@ -1545,6 +1565,8 @@ class StrokeSegmenter:
         believed = self._end_counts + returned + put_back
         late = self._late_dues(stroke, believed, put_back, owed)
         put_back += late
+        unseen = self._queen_put_back_unseen(believed, put_back, owed)
+        believed += unseen
         # Never more than a full set: a piece counted on the board after it left unseen (it
         # jumped off, and is now put back) is not a second one.
         stroke.counts_before = (believed + late) & FULL_SET
@@ -1580,10 +1602,12 @@ class StrokeSegmenter:
         # placing zone it is, nothing tells.
         late_items = tuple(item for item in CARROMMEN for _ in range(late[item]))
         items.extend(late_items)
+        unseen_items = tuple(item for item in CARROMMEN for _ in range(unseen[item]))
+        items.extend(unseen_items)
         if items:
             last_seen = max((p.frame for p in snapshot.values()), default=stroke.start_frame)
             stroke.placement = PlacementRecord(
-                last_seen, stroke.start_time_s, tuple(items), tuple(positions), late_items
+                last_seen, stroke.start_time_s, tuple(items), tuple(positions), late_items, unseen_items
             )
 
     # ------------------------------------------------------------------ during the stroke
