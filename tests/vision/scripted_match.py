@@ -15,6 +15,7 @@ import numpy as np
 from calibration.geometry import (
     BASE_LINE_MID_MM,
     COIN_RADIUS_MM,
+    POCKET_RADIUS_MM,
     POCKETS,
     STRIKER_RADIUS_MM,
     Seat,
@@ -161,10 +162,12 @@ class ScriptedMatch:
         picked_up: bool = True,
         striker_end: tuple[float, float] | None = None,
         rest_s: float = 1.0,
+        teeter_s: float = 0.0,
     ) -> None:
         """The striker leaves its spot; it hits `target`, which runs into `pocket` (or off the
         board), or it misses everything; then everything comes to rest (for `rest_s`) and the
-        striker is picked up."""
+        striker is picked up. `teeter_s`: the target stops over the pocket's mouth, its centre
+        a few mm past the hole's edge, and lies there that long before it drops in."""
         s = self.index("S")
         start = self.xy[s].copy()
         truth = TruthStroke(seat, (float(start[0]), float(start[1])), new_board=self._new_board)
@@ -185,7 +188,13 @@ class ScriptedMatch:
             self.move({"S": (contact, speed)})
             if pocket is not None:
                 mouth = pocket_centre(pocket)
-                self.move({target: (mouth, speed * 0.6), "S": (contact + aim * 40.0, speed * 0.2)})
+                run_to = mouth
+                if teeter_s > 0.0:
+                    towards = (mouth - self.xy[t]) / np.linalg.norm(mouth - self.xy[t])
+                    run_to = mouth - towards * (POCKET_RADIUS_MM + 4.0)  # over the hole's edge
+                self.move({target: (run_to, speed * 0.6), "S": (contact + aim * 40.0, speed * 0.2)})
+                if teeter_s > 0.0:
+                    self.wait(teeter_s)
                 self.state[t] = int(ObjectState.FALLING)
                 self.pocket[t] = POCKETS.index(pocket)
                 self.wait(2 / self.fps)

@@ -4394,3 +4394,37 @@ def test_the_queen_put_back_unseen_on_the_centre_circle_is_on_the_board_as_the_l
     strokes = strokes_of(events)
     assert [s["pocketed"] for s in strokes] == [["white"], ["queen"], [], ["black"], ["queen"]]
     assert strokes[3]["evidence"]["counts_before"]["queen"] == 1
+
+
+def test_a_coin_lying_over_a_mouth_a_moment_before_it_drops_in_is_not_counted_by_those_looks() -> None:
+    """South's white runs to a corner, stops over its mouth and lies there for five looks,
+    then drops in (held-out video 92015, `warm-lamp`, development data since: a white slowed
+    along the cushion into a corner and lost, too slow to count as moving, was counted at
+    rest from its last looks when the stroke closed a third of a second after it last moved;
+    its pocketing, seen, was dropped). The board changed when it dropped: the stroke closes
+    once the looks since show it gone, and the pocketing stands."""
+
+    def board(teeter_s: float) -> ScriptedMatch:
+        m = ScriptedMatch()
+        m.new_board("S")
+        m.put_striker("S", 10.0)
+        m.strike("S", target="W4")
+        m.put_striker("S", 40.0)
+        m.strike("S", target="W1", pocket="NE", teeter_s=teeter_s)
+        return m
+
+    def strokes(teeter_s: float) -> list[dict]:
+        match = board(teeter_s)
+        recorder = MatchRecorder(SeatAssigner(players=("Asha", "Ben")))
+        for frame in oracle_track_frames(match.timeline()):
+            on = np.isin(frame.state, [int(TrackState.AT_REST), int(TrackState.MOVING)])
+            recorder.update(frame, Detections(frame.xy_mm[on], frame.class_id[on], frame.score[on]), None)
+        timeline = match.timeline()
+        recorder.finish(timeline.num_frames, timeline.num_frames / timeline.fps)
+        return strokes_of(recorder.log()["events"])
+
+    assert [s["pocketed"] for s in strokes(0.0)] == [[], ["white"]]
+    teetered = strokes(5 / 30.0)
+    assert [s["pocketed"] for s in teetered] == [[], ["white"]]
+    (fell,) = [e["frame"] for e in teetered[1]["evidence"]["pocket_events"]]
+    assert teetered[1]["evidence"]["frames"][1] - fell >= 9  # a third of a second after it went

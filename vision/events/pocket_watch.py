@@ -246,6 +246,11 @@ class PocketWatch:
         self._previous, self._velocity, self._previous_time = detections, current_velocity, time_s
         self._born_in_hole, self._bounce_of = current_born, current_bounce
 
+    def last_going_s(self, since_s: float) -> float:
+        """When a piece was last seen going into a pocket or off the board (a drop, or a
+        sighting over a hole), from `since_s` on; `since_s` if none was."""
+        return max((d.time_s for d in (*self.drops, *self.in_holes) if d.time_s >= since_s), default=since_s)
+
     def take_since(self, since_s: float) -> tuple[list[Drop], list[Drop], list[Drop]]:
         """The drops, sightings in the holes and faint leads from `since_s` on (a stroke's), all
         noted so far let go."""

@@ -2136,8 +2136,15 @@ class StrokeSegmenter:
         cfg = self.config
         if time_s - stroke.start_time_s > cfg.max_stroke_s:
             return True
+        # A piece going into a pocket changes the board as much as one moving: a coin that crept
+        # over a mouth too slowly to count as moving and dropped in was still counted by the
+        # looks at rest it lay in before (held-out video 92015, `warm-lamp`, development data
+        # since: a white slowing along the cushion into a corner, lost 5 looks before the
+        # stroke was closed, counted at rest from the 4 looks before that; its pocketing,
+        # seen, was dropped, and the turn went wrong).
+        changed_s = max(stroke.last_motion_s, self._pocket_watch.last_going_s(stroke.start_time_s))
         # Frame times are index / fps: nine frames at 30 fps may come out a hair under 0.3 s.
-        still = time_s - stroke.last_motion_s >= cfg.settle_s - TIME_EPSILON_S
+        still = time_s - changed_s >= cfg.settle_s - TIME_EPSILON_S
         return still and not self._striker_in_flight(stroke, time_s)
 
     def _never_left(self, stroke: _Stroke) -> bool:
