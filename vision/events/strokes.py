@@ -2359,11 +2359,10 @@ class StrokeSegmenter:
         # taken for pocketed), so a count that did not drop does not gainsay a pocketing seen
         # both ways (`reconcile_departures`, `unbelieved`).
         at_strike = _seen_at_strike(stroke)
-        unbelieved = +Counter(
-            {c: min(at_strike[c] - before[c], at_strike[c] - seen_after[c]) for c in CARROMMEN}
-        )
+        beyond_belief = at_strike - before
+        unbelieved = +Counter({c: min(beyond_belief[c], at_strike[c] - seen_after[c]) for c in CARROMMEN})
         leads = [replace(e, guess=True) for e in _departures(faint_leads)]
-        after = after - _phantoms_still_there(stroke, counted, at_strike)
+        after = after - _phantoms_still_there(stroke, counted, beyond_belief)
         after = Counter({item: min(after[item], before[item]) for item in CARROMMEN})  # none appear
         # The striker lying in view once the board is still went into no pocket (below): a
         # departure of its does not make a white seen over that pocket's hole the striker
@@ -2570,28 +2569,26 @@ def _seen_at_strike(stroke: _Stroke) -> Counter[str]:
     return stroke.board_before.counts
 
 
-def _phantoms_still_there(stroke: _Stroke, counted: _CountsThen, at_strike: Counter[str]) -> Counter[str]:
+def _phantoms_still_there(stroke: _Stroke, counted: _CountsThen, beyond_belief: Counter[str]) -> Counter[str]:
     """Per colour, of the pieces the looks at the strike counted beyond what the board was
-    believed to hold (a phantom, or a piece the belief lost), those seen only faintly then
-    and still lying, faintly, where they lay: the counts at rest after the stroke take them
-    in as they did at the strike, and the belief never did, so they stand for no piece of the
-    belief's that stayed. What left is what the looks lost (held-out video 91017, `phone`,
+    believed to hold (`beyond_belief`: a phantom, or a piece the belief lost), those seen
+    only faintly then and still lying, faintly, where they lay: the counts at rest after the
+    stroke take them in as they did at the strike, and the belief never did, so they stand
+    for no piece of the belief's that stayed. What left is what the looks lost (held-out video 91017, `phone`,
     development data since: the gap between a black lying by a corner and the corner's hole,
     read as a white at 0.22 to 0.32, was counted from mid-board on; the board's last white,
     seen going into another corner, was dropped, for the count at rest still held a white,
     and the board's result was lost)."""
     if stroke.board_before is None:
         return Counter()
-    before = stroke.counts_before
     then = stroke.board_before.faint_pieces
     out: Counter[str] = Counter()
     for item in CARROMMEN:
-        beyond = at_strike[item] - before[item]
         lay = np.array([xy for c, xy in then if c == item]).reshape(-1, 2)
-        if beyond <= 0 or not len(lay):
+        if not beyond_belief[item] or not len(lay):
             continue
         stayed = sum(near_any(xy, lay, PHANTOM_MM) for c, xy in counted.faint_pieces if c == item)
-        out[item] = min(beyond, stayed)
+        out[item] = min(beyond_belief[item], stayed)
     return +out
 
 
