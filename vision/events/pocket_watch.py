@@ -14,6 +14,7 @@ many of these events are believed (`reconcile.reconcile_departures`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -510,7 +511,7 @@ class PocketWatch:
         drop is taken back (development video 9140: a white hit the corner at 1.3 m/s and came
         back out; matched as one piece, its look at the mouth and the next one off the
         prediction cost more than "fell in, and another appeared")."""
-        if drop is None or drop.pocket is None or drop not in self.drops:
+        if not _believed_into_a_pocket(drop, self.drops):
             return
         centre = pocket_centre(drop.pocket)
         if np.hypot(*(now - centre)) > np.hypot(*(before - centre)) + BOUNCE_AWAY_MM:
@@ -565,7 +566,7 @@ def _dropped_again(first: Drop | None, pocket: str | None, drops: list[Drop]) ->
     `club`, development data since: a white seen at a corner's mouth and a look later 20 mm
     from the centre, sinking, dropped twice; the two stood for it and for the white the count
     wanted at another corner)."""
-    return first is not None and first.pocket is not None and first.pocket == pocket and first in drops
+    return _believed_into_a_pocket(first, drops) and first.pocket == pocket
 
 
 def _still_at_its_pocket(drop: Drop | None, xy: np.ndarray, drops: list[Drop], time_s: float) -> Drop | None:
@@ -576,9 +577,14 @@ def _still_at_its_pocket(drop: Drop | None, xy: np.ndarray, drops: list[Drop], t
     at the mouth 37 mm off the prediction and followed there a look, then went in; the two
     drops stood for it and for a white gone into the next corner). Not one further out: a
     second piece running about the corner as the first fell in (development video 9119)."""
-    if drop is None or drop.pocket is None or drop not in drops or time_s - drop.time_s > REAPPEAR_S:
+    if not _believed_into_a_pocket(drop, drops) or time_s - drop.time_s > REAPPEAR_S:
         return None
     return drop if float(np.hypot(*(xy - pocket_centre(drop.pocket)))) <= MOUTH_MM else None
+
+
+def _believed_into_a_pocket(drop: Drop | None, drops: list[Drop]) -> TypeGuard[Drop]:
+    """Whether `drop` is a drop into a pocket that still stands among `drops`."""
+    return drop is not None and drop.pocket is not None and drop in drops
 
 
 def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
