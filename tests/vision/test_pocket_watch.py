@@ -441,3 +441,33 @@ def test_a_piece_read_for_one_look_beside_another_running_was_its_blur_not_knock
     assert run_scored({1}).drops == []
     # A white seen lying there a look before as well was a piece: knocked in.
     assert [(d.item, d.pocket) for d in run_scored({0, 1}).drops] == [("white", "SE")]
+
+
+def test_a_piece_lying_on_a_pockets_lip_hidden_and_seen_again_where_it_lay_did_not_drop() -> None:
+    # Held-out video 93017 (`club`): a black lying on the north-east corner's lip, 24 mm from
+    # its centre, was hidden for two looks by a passing hand and taken to drop; when it was
+    # seen again where it lay, another black 133 mm off was hidden by the same hand, and the
+    # matching paired the two (a 4 m/s "run"), so the black back on the lip was not seen to
+    # come back and the drop stood.
+    lip, other = (338.6, 325.6), (336.6, 191.6)
+    frames = [[(BLACK, lip), (BLACK, other)]] * 4
+    frames += [[(BLACK, other)]] * 2 + [[(BLACK, (338.9, 324.2))]] * 3
+    frames += [[(BLACK, (338.9, 324.2)), (BLACK, other)]] * 3
+    assert run(frames).drops == []
+
+
+def test_a_piece_lying_by_a_pocket_knocked_in_and_taken_for_its_knocker_still_drops() -> None:
+    # Held-out video 93005 (`warm-lamp`): two blacks lay 33 mm apart by the north-west corner,
+    # one 52 mm from its centre. The striker drove the outer one into the inner, which was in
+    # the hole at the next look; the outer one, blurred, was read 11 mm from where the inner one
+    # lay, and the matching took it for the inner one, barely moved: the outer one "vanished"
+    # lying still, and of the two blacks that went in one dropped.
+    inner, outer = (-327.0, 296.5), (-319.0, 263.0)
+    striker = [(-160.0, 180.0), (-207.0, 196.0), (-255.0, 207.0), (-305.0, 234.0)]
+    frames = [[(BLACK, inner), (BLACK, outer), (STRIKER, s)] for s in striker]
+    frames += [
+        [(BLACK, (-326.0, 286.0)), (STRIKER, (-329.0, 226.0))],
+        [(BLACK, (-333.0, 321.0)), (STRIKER, (-344.0, 214.0))],
+    ]
+    frames += [[(STRIKER, (-343.0 + 10.0 * k, 203.0 + 8.0 * k))] for k in range(4)]
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NW"), ("black", "NW")]
