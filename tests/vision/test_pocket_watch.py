@@ -471,3 +471,14 @@ def test_a_piece_lying_by_a_pocket_knocked_in_and_taken_for_its_knocker_still_dr
     ]
     frames += [[(STRIKER, (-343.0 + 10.0 * k, 203.0 + 8.0 * k))] for k in range(4)]
     assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NW"), ("black", "NW")]
+    # Lying still there, the outer one missed for a look knocked nothing in: at no look is a
+    # drop noted (a drop, even one taken back at the next look, keeps the stroke from settling).
+    watch = PocketWatch()
+    for i in range(12):
+        pieces = [inner] if i in (5, 8) else [inner, outer]
+        watch.update(
+            i,
+            i / FPS,
+            Detections(np.array(pieces, float), np.full(len(pieces), BLACK), np.full(len(pieces), 0.9)),
+        )
+        assert watch.drops == []

@@ -480,10 +480,20 @@ class PocketWatch:
         class_id = int(previous.class_id[gone])
         reach = MATCH_MARGIN_MM + MAX_SPEED_MM_S * dt
         contact = 2.0 * COIN_RADIUS_MM
+        # It was running, or something running is found against where it was: struck. One
+        # that flickered out of view lying still knocked nothing.
+        moving = _knockers(current_velocity)
+        radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
+        gap = np.linalg.norm(detections.xy_mm - gone_xy, axis=1)
+        struck = moving & (gap <= radius + COIN_RADIUS_MM + CONTACT_SLACK_MM)
+        if not (_knockers(velocity[gone : gone + 1])[0] or struck.any()):
+            return False
         for j in np.flatnonzero((detections.class_id == class_id) & (current_from >= 0)):
             lay_index = int(current_from[j])
             lay, found = previous.xy_mm[lay_index], detections.xy_mm[j]
-            if _knockers(velocity[lay_index : lay_index + 1])[0]:
+            # Found where it lay, it is the lying piece itself.
+            still_there = float(np.hypot(*(found - lay))) <= STILL_THERE_MM
+            if still_there or _knockers(velocity[lay_index : lay_index + 1])[0]:
                 continue
             pocket = nearest_pocket(lay)
             centre = pocket_centre(pocket)
