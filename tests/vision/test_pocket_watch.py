@@ -482,3 +482,17 @@ def test_a_piece_lying_by_a_pocket_knocked_in_and_taken_for_its_knocker_still_dr
             Detections(np.array(pieces, float), np.full(len(pieces), BLACK), np.full(len(pieces), 0.9)),
         )
         assert watch.drops == []
+
+
+def test_a_look_at_the_frame_beside_a_corner_after_a_piece_dropped_in_there_is_no_piece_back_out() -> None:
+    # Held-out video 94019 (`worn`): a black lying against the north cushion was knocked along
+    # it into the north-east corner and seen to drop; eight looks later the frame beside the
+    # corner (59 mm from its centre, past the surface's edge) was read once as a black at
+    # 0.41, taken for the black back out of the pocket, and the drop was taken back.
+    centre = pocket_centre("NE")
+    run_in = [(BLACK, (298.0 + 18.0 * k, 352.0 - 1.0 * k)) for k in range(3)]
+    frames = [[p] for p in run_in] + [[]] * 8 + [[(BLACK, (379.0, 298.0))]] + [[]] * 4
+    assert [(d.item, d.pocket) for d in run(frames).drops] == [("black", "NE")]
+    # Seen back on the surface by the corner, it is the piece back out, as before.
+    frames = [[p] for p in run_in] + [[]] * 8 + [[(BLACK, (float(centre[0]) - 50.0, 330.0))]] * 4
+    assert run(frames).drops == []
