@@ -433,22 +433,19 @@ class PocketWatch:
         threshold). Returns which of `gone_xy` were not knocked in."""
         if not len(gone_xy) or not len(detections):
             return np.ones(len(gone_xy), bool)
-        moving = _knockers(current_velocity)
-        radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
+        radius = _disc_radius_mm(detections)
         left = np.ones(len(gone_xy), bool)
         reach_mm = max(KNOCKED_FROM_MM, POCKET_RADIUS_MM + KNOCK_SPEED_MM_S * dt)
         for n, xy in enumerate(gone_xy):
             pocket = nearest_pocket(xy)
             centre = pocket_centre(pocket)
-            gap = np.linalg.norm(detections.xy_mm - xy, axis=1)
-            against = moving & (gap <= radius + COIN_RADIUS_MM + CONTACT_SLACK_MM)
+            against, gap = _running_against(xy, detections, current_velocity)
             knocked = False
             if float(np.hypot(*(xy - centre))) <= reach_mm and against.any():
                 hitter = np.flatnonzero(against)[np.argmin(gap[against])]
                 step = current_velocity[hitter] * dt
-                met_at = _where_met(detections.xy_mm[hitter], step, xy, radius[hitter] + COIN_RADIUS_MM)
-                away = (xy - met_at) / max(float(np.hypot(*(xy - met_at))), 1e-9)
-                knocked = _runs_into(xy, _along_a_pinning_cushion(xy, away), centre)
+                contact = radius[hitter] + COIN_RADIUS_MM
+                knocked = _knocked_into(xy, detections.xy_mm[hitter], step, contact, centre)
             if knocked:
                 self.drops.append(
                     Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, (float(xy[0]), float(xy[1])))
@@ -482,10 +479,7 @@ class PocketWatch:
         contact = 2.0 * COIN_RADIUS_MM
         # It was running, or something running is found against where it was: struck. One
         # that flickered out of view lying still knocked nothing.
-        moving = _knockers(current_velocity)
-        radius = np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
-        gap = np.linalg.norm(detections.xy_mm - gone_xy, axis=1)
-        struck = moving & (gap <= radius + COIN_RADIUS_MM + CONTACT_SLACK_MM)
+        struck, _ = _running_against(gone_xy, detections, current_velocity)
         if not (_knockers(velocity[gone : gone + 1])[0] or struck.any()):
             return False
         for j in np.flatnonzero((detections.class_id == class_id) & (current_from >= 0)):
@@ -504,9 +498,7 @@ class PocketWatch:
             against = float(np.hypot(*(found - lay))) <= contact + CONTACT_SLACK_MM
             if run < KNOCKER_MIN_SPEED_MM_S * dt or not against:
                 continue
-            met_at = _where_met(found, step, lay, contact)
-            away = (lay - met_at) / max(float(np.hypot(*(lay - met_at))), 1e-9)
-            if not _runs_into(lay, _along_a_pinning_cushion(lay, away), centre):
+            if not _knocked_into(lay, found, step, contact, centre):
                 continue
             lay_xy = (float(lay[0]), float(lay[1]))
             self.drops.append(Drop(CLASS_NAMES[class_id], pocket, frame_index, time_s, lay_xy))
@@ -700,6 +692,34 @@ def _dropped_at(drops: list[Drop], xy: np.ndarray) -> Drop | None:
 def _knockers(velocity: np.ndarray) -> np.ndarray:
     """Which pieces (rows of `velocity`) run fast enough to knock another (`KNOCKER_MIN_SPEED_MM_S`)."""
     return np.hypot(velocity[:, 0], velocity[:, 1]) >= KNOCKER_MIN_SPEED_MM_S
+
+
+def _disc_radius_mm(detections: Detections) -> np.ndarray:
+    """Per detection, the radius of its disc: the striker's or a carromman's."""
+    return np.where(detections.class_id == STRIKER, STRIKER_RADIUS_MM, COIN_RADIUS_MM)
+
+
+def _running_against(
+    xy: np.ndarray, detections: Detections, current_velocity: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per detection (its velocity in `current_velocity`), whether it runs fast enough to knock
+    (`KNOCKER_MIN_SPEED_MM_S`) and is found against a coin at `xy` (within contact, plus
+    `CONTACT_SLACK_MM`); and each one's distance from `xy`."""
+    gap = np.linalg.norm(detections.xy_mm - xy, axis=1)
+    return _knockers(current_velocity) & (
+        gap <= _disc_radius_mm(detections) + COIN_RADIUS_MM + CONTACT_SLACK_MM
+    ), gap
+
+
+def _knocked_into(
+    xy: np.ndarray, hitter_xy: np.ndarray, step: np.ndarray, contact_mm: float, centre: np.ndarray
+) -> bool:
+    """Whether a piece lying at `xy`, met by a hitter found at `hitter_xy` having come `step`
+    since the look before, runs into the hole whose centre is `centre`: away from where they
+    met (`_where_met`), or along a cushion it is pressed against."""
+    met_at = _where_met(hitter_xy, step, xy, contact_mm)
+    away = (xy - met_at) / max(float(np.hypot(*(xy - met_at))), 1e-9)
+    return _runs_into(xy, _along_a_pinning_cushion(xy, away), centre)
 
 
 def _where_met(hitter_xy: np.ndarray, step: np.ndarray, xy: np.ndarray, contact_mm: float) -> np.ndarray:
