@@ -515,6 +515,8 @@ class PocketWatch:
         was hidden for two looks by a passing hand and taken to drop; seen again where it lay
         as the hand hid another black 133 mm off, it was paired with that one's last look)."""
         back = np.zeros(len(xy), bool)
+        if not self.drops:  # most looks: nothing dropped this stroke
+            return back
         for n, at in enumerate(xy):
             for k in range(len(self.drops) - 1, -1, -1):
                 drop = self.drops[k]
