@@ -486,8 +486,8 @@ class PocketWatch:
             lay_index = int(current_from[j])
             lay, found = previous.xy_mm[lay_index], detections.xy_mm[j]
             # Found where it lay, it is the lying piece itself.
-            still_there = float(np.hypot(*(found - lay))) <= STILL_THERE_MM
-            if still_there or _knockers(velocity[lay_index : lay_index + 1])[0]:
+            from_lay = float(np.hypot(*(found - lay)))
+            if from_lay <= STILL_THERE_MM or _knockers(velocity[lay_index : lay_index + 1])[0]:
                 continue
             pocket = nearest_pocket(lay)
             centre = pocket_centre(pocket)
@@ -495,8 +495,7 @@ class PocketWatch:
             run = float(np.hypot(*step))
             if float(np.hypot(*(lay - centre))) > KNOCKED_FROM_MM or not run <= reach:
                 continue
-            against = float(np.hypot(*(found - lay))) <= contact + CONTACT_SLACK_MM
-            if run < KNOCKER_MIN_SPEED_MM_S * dt or not against:
+            if run < KNOCKER_MIN_SPEED_MM_S * dt or from_lay > contact + CONTACT_SLACK_MM:
                 continue
             if not _knocked_into(lay, found, step, contact, centre):
                 continue
