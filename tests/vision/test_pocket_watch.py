@@ -496,3 +496,35 @@ def test_a_look_at_the_frame_beside_a_corner_after_a_piece_dropped_in_there_is_n
     # Seen back on the surface by the corner, it is the piece back out, as before.
     frames = [[p] for p in run_in] + [[]] * 8 + [[(BLACK, (float(centre[0]) - 50.0, 330.0))]] * 4
     assert run(frames).drops == []
+
+
+def test_a_piece_rattling_in_a_corners_mouth_read_by_where_it_was_last_seen_is_not_back_from_a_drop() -> None:
+    # Development video 84014's break (its whites by the north-west corner): one white ran
+    # into the corner's jaws at 0.6 m/s, was read 34 mm off where it was heading, and was taken
+    # to drop (the look, a white back out of the pocket); it rattled about the mouth and came
+    # to rest beside it, as a second white ran up the west cushion behind it and fell in. Two
+    # looks after the drop the first white was read 3 mm from its last sighting before it:
+    # taken for a piece lying there all along, its drop was taken back and the look before left
+    # unpaired, which dropped instead: a white in 12 looks before the one that fell.
+    looks = [
+        [(-266.6, 285.8)],
+        [(-289.9, 178.6), (-303.2, 296.4)],
+        [(-331.7, 307.0), (-260.1, 225.9)],
+        [(-348.0, 316.3)],
+        [(-330.3, 324.1)],
+        [(-336.5, 320.9)],
+        [(-350.6, 314.9)],
+        [(-345.4, 307.6), (-344.5, 168.6)],
+        [(-336.1, 302.0), (-350.4, 189.8)],
+        [(-327.9, 296.3), (-353.7, 214.6)],
+        [(-321.5, 292.3), (-354.6, 234.3)],
+        [(-316.0, 291.2), (-353.7, 253.4)],
+        [(-311.4, 295.9), (-350.5, 269.2)],
+        [(-308.6, 301.5), (-349.7, 285.4)],
+        [(-347.7, 299.4), (-306.1, 305.8)],
+        [(-304.6, 308.1), (-346.7, 313.8)],
+        [(-345.9, 325.1), (-303.4, 310.7)],
+        [(-344.2, 330.3), (-303.2, 311.8)],
+    ] + [[(-302.9, 312.3)]] * 5
+    frames = [[(WHITE, xy) for xy in look] for look in looks]
+    assert [(d.item, d.pocket, d.frame) for d in run(frames).drops] == [("white", "NW", 18)]

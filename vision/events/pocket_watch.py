@@ -512,7 +512,12 @@ class PocketWatch:
         piece, back in view, whatever the matching would pair it with; its drop is taken back
         (held-out video 93017, `club`, development data since: a black lying on a corner's lip
         was hidden for two looks by a passing hand and taken to drop; seen again where it lay
-        as the hand hid another black 133 mm off, it was paired with that one's last look)."""
+        as the hand hid another black 133 mm off, it was paired with that one's last look).
+        Only a piece that lay still when taken to drop: one running at a mouth goes on, and a
+        look by where it was last seen is no proof it lay there (development video 84014's
+        break: a white running into a corner's jaws, taken to drop when read off its heading,
+        rattled back by its last sighting; its drop taken back, its look before was left
+        unpaired to drop, 12 frames before the white that fell in)."""
         back = np.zeros(len(xy), bool)
         if not self.drops:  # most looks: nothing dropped this stroke
             return back
@@ -520,6 +525,8 @@ class PocketWatch:
             for k in range(len(self.drops) - 1, -1, -1):
                 drop = self.drops[k]
                 if drop.item != item or drop.frame == frame_index or time_s - drop.time_s > REAPPEAR_S:
+                    continue
+                if self._drop_speed.get(drop, 0.0) >= KNOCKER_MIN_SPEED_MM_S:
                     continue
                 if float(np.hypot(at[0] - drop.xy[0], at[1] - drop.xy[1])) <= STILL_THERE_MM:
                     del self.drops[k]
