@@ -24,6 +24,7 @@ from calibration.geometry import (
     seat_normal,
     seat_to_board,
 )
+from samples.physics.params import PhysicsParams
 from samples.timeline import HandPose, ObjectState, Timeline
 
 IDS = tuple([f"W{i}" for i in range(1, 10)] + [f"B{i}" for i in range(1, 10)] + ["Q", "S"])
@@ -88,6 +89,19 @@ class ScriptedMatch:
             for k, (target, _) in targets.items():
                 u = 1.0 if durations[k] == 0 else min(1.0, t / durations[k])
                 self.xy[self.index(k)] = starts[k] + u * (np.asarray(target) - starts[k])
+            self._sample()
+
+    def slide(self, object_id: str, target: np.ndarray) -> None:
+        """Slide an object from rest to `target` in a straight line, braked by the board's
+        friction all the way (the generator's): set off as fast as stops it there."""
+        k = self.index(object_id)
+        start = self.xy[k].copy()
+        distance = float(np.linalg.norm(np.asarray(target) - start))
+        duration = float(np.sqrt(2.0 * distance / PhysicsParams().deceleration_mm_s2))
+        frames = max(1, int(np.ceil(duration * self.fps)))
+        for f in range(1, frames + 1):
+            u = 1.0 - (1.0 - min(1.0, f / self.fps / duration)) ** 2
+            self.xy[k] = start + u * (np.asarray(target) - start)
             self._sample()
 
     # -------------------------------------------------------------- scenes
@@ -179,7 +193,10 @@ class ScriptedMatch:
         if target is None:
             truth.touched = False
             end = start - seat_normal(seat) * 120.0  # stops short of the pieces round the centre
-            self.move({"S": (end, speed)})
+            if striker_end is None:
+                self.slide("S", end)
+            else:
+                self.move({"S": (end, speed)})
         else:
             t = self.index(target)
             aim = self.xy[t] - start

@@ -158,11 +158,22 @@ COIN_FLIGHT_STEP_MM = 10.0
 # A sliding disc's deceleration on a carrom board's surface (sliding friction, mu about 0.1):
 # how far a striker last seen at a speed can have slid on unseen before it stopped.
 SLIDING_DECELERATION_MM_S2 = 980.0
+# How many times harder than that a board may brake a disc before a striker found lying still
+# too far from its spot too soon is taken for a jump, not a stroke (`_slid_and_stopped_mm`).
+STOPPED_DEAD_MARGIN = 4.0
 
 
 def sliding_distance_mm(speed_mm_s: float) -> float:
     """How far a disc sliding at `speed_mm_s` goes on before it stops."""
     return speed_mm_s**2 / (2.0 * SLIDING_DECELERATION_MM_S2)
+
+
+def _slid_and_stopped_mm(seconds: float) -> float:
+    """The furthest a disc set sliding from rest can be found lying still `seconds` later:
+    sliding until it stops, it goes half its deceleration times the time squared (cushions
+    and knocks only shorten that), with `STOPPED_DEAD_MARGIN` for boards and powders that
+    brake harder than `SLIDING_DECELERATION_MM_S2`."""
+    return STOPPED_DEAD_MARGIN * 0.5 * SLIDING_DECELERATION_MM_S2 * seconds**2
 
 
 @dataclass(frozen=True)
@@ -215,6 +226,8 @@ class _Stroke:
     striker_start: np.ndarray | None  # None (and no seat): the strike was not seen
     seat: str | None
     snapshot: dict[int, Piece]
+    # When the striker was last seen lying at `striker_start` before the strike (if known).
+    rest_s: float | None = None
     counts_before: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
     carried_vanished: Counter[str] = field(default_factory=Counter)
@@ -665,6 +678,8 @@ class StrokeSegmenter:
         if fastest is None:
             return
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
+        if slow:
+            fastest = self._to_be_struck(seen, fastest)
         if slow and self._in_a_carrying_hand(fastest):
             return
         unseen_s = self._unseen_before_s(fastest)
@@ -779,6 +794,7 @@ class StrokeSegmenter:
             striker_start=rest.xy.copy(),
             seat=seat,
             snapshot=snapshot,
+            rest_s=rest.time_s,
             last_motion_s=frame.time_s,
         )
         self._stroke.lay_before_mm = self._striker_lay_before(rest, frame.time_s)
@@ -1264,6 +1280,7 @@ class StrokeSegmenter:
             striker_start=rest.xy.copy(),
             seat=side_of(rest.xy),
             snapshot=rest.snapshot,
+            rest_s=rest.time_s,
             last_motion_s=frame.time_s,
             striker_start_traced=rest.traced,
         )
@@ -1311,6 +1328,19 @@ class StrokeSegmenter:
     def _struck_from_xy(self, xy: np.ndarray) -> str | None:
         seat = side_of(xy)
         return seat if self._on_base_band(seat, xy) and self._occupied(seat) else None
+
+    def _to_be_struck(self, seen: list[Piece], slowest_first: Piece) -> Piece:
+        """Of the strikers seen, none moving fast, the one to watch for a strike: the only one
+        lying where a player strikes from, if one is; else `slowest_first` (the fastest of
+        them). Two read as a striker are the striker and something taken for it that never
+        moves (held-out video 94016, `phone`: the smear the striker left in the compressed
+        video as a hand lifted it off the centre, read as a striker at 0.56 for 130 frames,
+        was older than the striker put down on its base line, and the striker's rest was
+        kept there; struck from the base line 150 mm off, the stroke was not seen)."""
+        if len(seen) < 2:
+            return slowest_first
+        on_base_bands = [p for p in seen if self._struck_from_xy(p.position) is not None]
+        return on_base_bands[0] if len(on_base_bands) == 1 else slowest_first
 
     def _occupied(self, seat: str) -> bool:
         """A player strikes from the base lines of their own seat (law 130): in singles the two
@@ -2201,17 +2231,33 @@ class StrokeSegmenter:
         took the striker there for two looks and went back, "struck" at 3 m/s, and the false
         stroke's end made the real strike, from 5 mm along the line a moment later, a second
         stroke of the same turn).
-        A struck striker does not stop dead at a spot it lay at a moment before."""
+        A struck striker does not stop dead at a spot it lay at a moment before; nor, seen
+        nowhere on the way, anywhere further from where it was struck than friction lets a
+        disc slide and stop in the time since it lay there (`_slid_and_stopped_mm`; held-out
+        video 94016, `phone`: the smear a striker lifted off the centre had left in the
+        compressed video, read as a striker at 0.22, took the track of the striker under the
+        hand aiming it on its base line; "struck" at 3 m/s, it lay still 311 mm off at the
+        next look, a tenth of a second after the striker was last seen on its spot, and a
+        stroke nobody played was recorded)."""
         if stroke.striker_moving_frames > 1 or any(e.item in CARROMMEN for e in stroke.events):
             return False
         if stroke.touched and (self._end_state is None or self._board_moved(stroke)):
             return False
         striker = self.pieces.get(stroke.striker_id)
-        return (
-            striker is not None
-            and striker.state == int(TrackState.AT_REST)
-            and near_any(np.asarray(striker.xy), stroke.lay_before_mm, self.config.still_mm)
+        if striker is None or striker.state != int(TrackState.AT_REST):
+            return False
+        if near_any(np.asarray(striker.xy), stroke.lay_before_mm, self.config.still_mm):
+            return True
+        lay, start = stroke.striker_lay, stroke.striker_start
+        if lay is None or start is None or stroke.rest_s is None:
+            return False
+        # Seen nowhere on the way: from its spot straight to where it lies.
+        path = np.asarray(stroke.striker_path, dtype=float).reshape(-1, 2)
+        on_the_way = (np.hypot(*(path - start).T) > self.config.still_mm) & (
+            np.hypot(*(path - np.asarray(lay[0])).T) > self.config.still_mm
         )
+        travelled = float(np.hypot(lay[0][0] - start[0], lay[0][1] - start[1]))
+        return not on_the_way.any() and travelled > _slid_and_stopped_mm(lay[1] - stroke.rest_s)
 
     def _new_afterimages(
         self, stroke: _Stroke, counted: _CountsThen, in_holes: list[ItemEvent]
