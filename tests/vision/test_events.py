@@ -2628,6 +2628,51 @@ def test_a_striker_slid_along_the_base_line_in_glimpses_under_a_hand_is_not_a_st
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
 
 
+def test_a_coin_glimpsed_in_a_hand_and_put_down_while_the_striker_is_slid_unseen_is_no_unseen_strike() -> (
+    None
+):
+    """South's striker is slid 180 mm along its base line under the hand, unseen all the way,
+    while another hand brings a white to the board: glimpsed at the east cushion, unseen at
+    the rest, and put down by the centre. Seen again far along its line, the striker looked
+    struck unseen, the white "moved" 250 mm by it (held-out video 94005, `warm-lamp`: the
+    slide was recorded as a stroke and the real one after it refused); but where a track
+    unseen at the rest was last seen says nothing of where its piece lay."""
+
+    def board() -> ScriptedMatch:
+        return slid_along_its_line_then_struck(180.0, 150.0)
+
+    truth = list(oracle_track_frames(board().timeline()))
+    first, _ = strokes_of(record(board()))[0]["evidence"]["frames"]
+    slide_from, slide_to = last_run_before(truth, first)
+    white = CLASS_NAMES.index("white")
+
+    def with_a_due_brought(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
+        for frame in frames:
+            i = frame.frame_index
+            if slide_from <= i <= slide_to + 2:
+                frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+            if i >= slide_from - 15:
+                glimpsed, held = i < slide_from - 11, i < slide_from + 6
+                xy = (300.0, 0.0) if held else (60.0, -100.0)
+                state = TrackState.MOVING if glimpsed else TrackState.OCCLUDED if held else TrackState.AT_REST
+                row = {
+                    "track_id": [60_000],
+                    "class_id": [white],
+                    "xy_mm": [xy],
+                    "velocity_mm_s": [(-200.0, 0.0) if glimpsed else (0.0, 0.0)],
+                    "state": [int(state)],
+                    "pocket": [NO_POCKET],
+                    "score": [0.8],
+                }
+                rows = {k: np.concatenate([getattr(frame, k), np.asarray(v)]) for k, v in row.items()}
+                frame = replace(frame, **rows)
+            yield frame
+
+    strokes = strokes_of(record(board(), with_a_due_brought(iter(truth))))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"])]
+    assert abs(strokes[0]["evidence"]["frames"][0] - first) <= 2
+
+
 def test_a_striker_set_down_with_a_jerk_across_its_line_is_not_struck() -> None:
     """South's striker is slid 60 mm along its base line at 140 mm/s under the hand and let go
     with a jerk: read 14 mm across the line, at 400 mm/s, the look it is set down, and the hand

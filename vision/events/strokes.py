@@ -983,11 +983,18 @@ class StrokeSegmenter:
             return False
         if rest.glimpsed and not _flying_away_from(rest.xy, striker.position, striker.velocity):
             return False  # whether it lay there is not known: only a flight from it tells
+        # Moved from where it was seen lying at the rest: where a track unseen then was last
+        # seen says nothing of where its piece lay (held-out video 94005, `warm-lamp`: a white
+        # glimpsed in the hand bringing it back as a due, at the east cushion, and unseen at
+        # the rest, was put down in the centre, and "moved" 271 mm while the striker was slid
+        # along its base line under another hand: the slide was taken for a stroke, and the
+        # real one after it refused).
         moved = any(
             p.item in CARROMMEN
             and p.on_board
             and p.state != int(TrackState.OCCLUDED)
             and tid in rest.snapshot
+            and rest.snapshot[tid].state != int(TrackState.OCCLUDED)
             and float(np.linalg.norm(p.position - rest.snapshot[tid].position)) > cfg.touch_mm
             for tid, p in self.pieces.items()
         )
