@@ -4436,6 +4436,33 @@ def test_a_striker_track_jumping_to_a_false_striker_further_than_a_strike_could_
     assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
 
 
+def with_a_false_striker_by_the_centre(
+    frames: Iterator[TrackFrame], appears: int, found_again: int, hidden: tuple[int, int] = (0, -1)
+) -> Iterator[TrackFrame]:
+    """A false striker lying still by the centre from frame `appears` on, under a track older
+    than the striker's from `found_again` on; the striker unseen (occluded) in `hidden`."""
+    row = {
+        "track_id": [40_000],
+        "class_id": [STRIKER_CLASS],
+        "xy_mm": [(20.0, -20.0)],
+        "velocity_mm_s": [(0.0, 0.0)],
+        "state": [int(TrackState.AT_REST)],
+        "pocket": [NO_POCKET],
+        "score": [0.56],
+    }
+    for frame in frames:
+        i = frame.frame_index
+        if i >= found_again:
+            frame = striker_under_track(frame, 50_000)
+        if hidden[0] <= i <= hidden[1]:
+            frame = occluded(frame, frame.class_id == STRIKER_CLASS)
+        if i >= appears:
+            frame = replace(
+                frame, **{k: np.concatenate([np.asarray(v), getattr(frame, k)]) for k, v in row.items()}
+            )
+        yield frame
+
+
 def test_of_two_strikers_lying_still_the_one_on_a_base_line_is_watched_for_the_strike() -> None:
     """A false striker appears by the centre as the hand carries the striker to North's base
     line (older than the striker's track, which is found again there under a new one), and
@@ -4450,27 +4477,31 @@ def test_of_two_strikers_lying_still_the_one_on_a_base_line_is_watched_for_the_s
     clean = strokes_of(record(board()))
     _, south_end = clean[0]["evidence"]["frames"]
     first, _ = clean[-1]["evidence"]["frames"]
+    frames = with_a_false_striker_by_the_centre(
+        oracle_track_frames(board().timeline()), south_end + 20, first - 40
+    )
+    strokes = strokes_of(record(board(), frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+    assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
 
-    def with_a_false_striker(frames: Iterator[TrackFrame]) -> Iterator[TrackFrame]:
-        for frame in frames:
-            i = frame.frame_index
-            if i >= first - 40:
-                frame = striker_under_track(frame, 50_000)
-            if south_end + 20 <= i:
-                row = {
-                    "track_id": [40_000],
-                    "class_id": [STRIKER_CLASS],
-                    "xy_mm": [(20.0, -20.0)],
-                    "velocity_mm_s": [(0.0, 0.0)],
-                    "state": [int(TrackState.AT_REST)],
-                    "pocket": [NO_POCKET],
-                    "score": [0.56],
-                }
-                rows = {k: np.concatenate([np.asarray(v), getattr(frame, k)]) for k, v in row.items()}
-                frame = replace(frame, **rows)
-            yield frame
 
-    strokes = strokes_of(record(board(), with_a_false_striker(oracle_track_frames(board().timeline()))))
+def test_a_striker_aimed_under_a_hand_keeps_its_rest_from_a_false_striker_seen_meanwhile() -> None:
+    """As above, but the hand aiming North's striker hides it for the last quarter second
+    before the strike, while the false striker by the centre is seen lying there: the rest
+    stays with the striker hidden on its base line, and North's stroke is recorded (held-out
+    video 95006, `phone`: the false striker took the rest, and the board's last stroke, with
+    its last black, was lost)."""
+
+    def board() -> ScriptedMatch:
+        return south_then_north(north_aims_s=1.0)
+
+    clean = strokes_of(record(board()))
+    _, south_end = clean[0]["evidence"]["frames"]
+    first, _ = clean[-1]["evidence"]["frames"]
+    frames = with_a_false_striker_by_the_centre(
+        oracle_track_frames(board().timeline()), south_end + 20, first - 40, hidden=(first - 8, first - 1)
+    )
+    strokes = strokes_of(record(board(), frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
 

@@ -680,6 +680,8 @@ class StrokeSegmenter:
         slow = fastest.speed_mm_s < cfg.strike_speed_mm_s / 3.0
         if slow:
             fastest = self._to_be_struck(seen, fastest)
+            if self._aimed_under_a_hand(rest, fastest):
+                return
         if slow and self._in_a_carrying_hand(fastest):
             return
         unseen_s = self._unseen_before_s(fastest)
@@ -1335,6 +1337,23 @@ class StrokeSegmenter:
     def _struck_from_xy(self, xy: np.ndarray) -> str | None:
         seat = side_of(xy)
         return seat if self._on_base_band(seat, xy) and self._occupied(seat) else None
+
+    def _aimed_under_a_hand(self, rest: _Rest | None, other: Piece) -> bool:
+        """Whether the striker resting on a base band a player strikes from is hidden where it
+        lay (under the hand aiming it) while `other`, another striker's track off the base
+        bands, is seen lying still: the rest stays with the hidden one (held-out video 95006,
+        `phone`: a false striker by the centre, seen as the hand hid the aimed striker, took
+        the rest; the strike from the line 390 mm off was refused, and the board's last
+        stroke, with its last black, was lost)."""
+        if rest is None or other.track_id == rest.track_id or self._struck_from(rest) is None:
+            return False
+        hidden = self.pieces.get(rest.track_id)
+        return (
+            hidden is not None
+            and hidden.state == int(TrackState.OCCLUDED)
+            and float(np.linalg.norm(hidden.position - rest.xy)) <= self.config.still_mm
+            and self._struck_from_xy(other.position) is None
+        )
 
     def _to_be_struck(self, seen: list[Piece], slowest_first: Piece) -> Piece:
         """Of the strikers seen, none moving fast, the one to watch for a strike: the only one
