@@ -1355,18 +1355,18 @@ class StrokeSegmenter:
             and self._struck_from_xy(other.position) is None
         )
 
-    def _to_be_struck(self, seen: list[Piece], slowest_first: Piece) -> Piece:
+    def _to_be_struck(self, seen: list[Piece], fastest: Piece) -> Piece:
         """Of the strikers seen, none moving fast, the one to watch for a strike: the only one
-        lying where a player strikes from, if one is; else `slowest_first` (the fastest of
-        them). Two read as a striker are the striker and something taken for it that never
-        moves (held-out video 94016, `phone`: the smear the striker left in the compressed
-        video as a hand lifted it off the centre, read as a striker at 0.56 for 130 frames,
-        was older than the striker put down on its base line, and the striker's rest was
-        kept there; struck from the base line 150 mm off, the stroke was not seen)."""
+        lying where a player strikes from, if one is; else `fastest` of them. Two read as a
+        striker are the striker and something taken for it that never moves (held-out video
+        94016, `phone`: the smear the striker left in the compressed video as a hand lifted it
+        off the centre, read as a striker at 0.56 for 130 frames, was older than the striker
+        put down on its base line, and the striker's rest was kept there; struck from the
+        base line 150 mm off, the stroke was not seen)."""
         if len(seen) < 2:
-            return slowest_first
+            return fastest
         on_base_bands = [p for p in seen if self._struck_from_xy(p.position) is not None]
-        return on_base_bands[0] if len(on_base_bands) == 1 else slowest_first
+        return on_base_bands[0] if len(on_base_bands) == 1 else fastest
 
     def _occupied(self, seat: str) -> bool:
         """A player strikes from the base lines of their own seat (law 130): in singles the two
