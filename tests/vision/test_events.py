@@ -4463,13 +4463,11 @@ def with_a_false_striker_by_the_centre(
         yield frame
 
 
-def test_of_two_strikers_lying_still_the_one_on_a_base_line_is_watched_for_the_strike() -> None:
-    """A false striker appears by the centre as the hand carries the striker to North's base
-    line (older than the striker's track, which is found again there under a new one), and
-    lies there still; North's striker, aimed, is struck. Of two strikers lying still, the one
-    on a base line a player strikes from is the one to watch: North's stroke is recorded
-    (held-out video 94016, `phone`: the striker's rest was kept at the false one, the strike
-    from 150 mm off was refused, and the stroke was lost)."""
+def north_struck_by_a_false_striker(hidden_looks: int) -> tuple[list[dict], int]:
+    """South then North, with a false striker by the centre from after South's stroke on
+    (`with_a_false_striker_by_the_centre`), North's aimed striker hidden for the last
+    `hidden_looks` looks before its strike: the strokes recorded, and the frame North's
+    was struck at."""
 
     def board() -> ScriptedMatch:
         return south_then_north(north_aims_s=1.0)
@@ -4477,10 +4475,21 @@ def test_of_two_strikers_lying_still_the_one_on_a_base_line_is_watched_for_the_s
     clean = strokes_of(record(board()))
     _, south_end = clean[0]["evidence"]["frames"]
     first, _ = clean[-1]["evidence"]["frames"]
+    hidden = (first - hidden_looks, first - 1) if hidden_looks else (0, -1)
     frames = with_a_false_striker_by_the_centre(
-        oracle_track_frames(board().timeline()), south_end + 20, first - 40
+        oracle_track_frames(board().timeline()), south_end + 20, first - 40, hidden
     )
-    strokes = strokes_of(record(board(), frames))
+    return strokes_of(record(board(), frames)), first
+
+
+def test_of_two_strikers_lying_still_the_one_on_a_base_line_is_watched_for_the_strike() -> None:
+    """A false striker appears by the centre as the hand carries the striker to North's base
+    line (older than the striker's track, which is found again there under a new one), and
+    lies there still; North's striker, aimed, is struck. Of two strikers lying still, the one
+    on a base line a player strikes from is the one to watch: North's stroke is recorded
+    (held-out video 94016, `phone`: the striker's rest was kept at the false one, the strike
+    from 150 mm off was refused, and the stroke was lost)."""
+    strokes, first = north_struck_by_a_false_striker(hidden_looks=0)
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
 
@@ -4491,17 +4500,7 @@ def test_a_striker_aimed_under_a_hand_keeps_its_rest_from_a_false_striker_seen_m
     stays with the striker hidden on its base line, and North's stroke is recorded (held-out
     video 95006, `phone`: the false striker took the rest, and the board's last stroke, with
     its last black, was lost)."""
-
-    def board() -> ScriptedMatch:
-        return south_then_north(north_aims_s=1.0)
-
-    clean = strokes_of(record(board()))
-    _, south_end = clean[0]["evidence"]["frames"]
-    first, _ = clean[-1]["evidence"]["frames"]
-    frames = with_a_false_striker_by_the_centre(
-        oracle_track_frames(board().timeline()), south_end + 20, first - 40, hidden=(first - 8, first - 1)
-    )
-    strokes = strokes_of(record(board(), frames))
+    strokes, first = north_struck_by_a_false_striker(hidden_looks=8)
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
     assert abs(strokes[1]["evidence"]["frames"][0] - first) <= 2
 
