@@ -100,7 +100,7 @@ class ScriptedMatch:
         duration = float(np.sqrt(2.0 * distance / PhysicsParams().deceleration_mm_s2))
         frames = max(1, int(np.ceil(duration * self.fps)))
         for f in range(1, frames + 1):
-            u = 1.0 - (1.0 - min(1.0, f / self.fps / duration)) ** 2
+            u = 1.0 if duration == 0.0 else 1.0 - (1.0 - min(1.0, f / self.fps / duration)) ** 2
             self.xy[k] = start + u * (np.asarray(target) - start)
             self._sample()
 
