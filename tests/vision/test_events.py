@@ -340,6 +340,75 @@ def test_a_coin_lost_short_of_a_corner_and_seen_again_running_out_of_it_was_not_
     assert [(e["item"], e["pocket"]) for e in taken_back] == [("white", "NW")]
 
 
+def break_with_the_queen_bouncing_out_of_a_corner() -> tuple[ScriptedMatch, int]:
+    """A break from South: W9 runs to the west cushion and flies off over it, while the queen
+    runs at the NW corner at 1.2 m/s, reaches its mouth 32 mm from the pocket's centre and
+    bounces back out. The frame where W9 leaves and the queen turns."""
+    match = ScriptedMatch()
+    match.new_board("S")
+    match.put_striker("S", 0.0)
+    match.move({"S": (np.array([0.0, -62.0 - 36.0]), 2500.0)})
+    match.move({"Q": (np.array([-325.0, 325.0]), 1200.0), "W9": (np.array([-330.0, -31.0]), 950.0)})
+    w9 = match.index("W9")
+    match.state[w9] = int(ObjectState.OFF_BOARD)
+    match.xy[w9] = np.nan
+    turn = len(match._xy) // match.oversample
+    match.move({"Q": (np.array([-200.0, 250.0]), 800.0)})
+    match.wait(1.0)
+    return match, turn
+
+
+def queen_carried_into_a_mouth(
+    frames: Iterator[TrackFrame], taken_at: int, turn: int
+) -> Iterator[TrackFrame]:
+    """The queen's track is lost at `taken_at` and kept hoping where it was, while a black's
+    track (a new id) carries her sightings down to the pocket's mouth she reaches at `turn`;
+    lost there (two frames unseen), it is taken into the pocket, reported in the colour it
+    was seeing (`Tracker`), and her own track is found again at `turn`, running out."""
+    queen, black = CLASS_NAMES.index("queen"), CLASS_NAMES.index("black")
+    carrier = 40_000
+    kept_at = mouth = np.zeros(2)
+    for frame in frames:
+        k = frame.frame_index
+        q = frame.class_id == queen
+        if k < taken_at or k > turn + 2 or not q.any():
+            yield frame
+            continue
+        xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
+        row = (carrier, black, xy[q][0], velocity[q][0], int(TrackState.MOVING), NO_POCKET)
+        if k == taken_at:
+            kept_at = xy[q][0].copy()
+        if k < turn:
+            mouth = xy[q][0].copy()
+            xy[q], velocity[q], state[q] = kept_at, 0.0, int(TrackState.OCCLUDED)
+        elif k < turn + 2:
+            row = (carrier, black, mouth, np.zeros(2), int(TrackState.OCCLUDED), NO_POCKET)
+        else:
+            row = (carrier, queen, mouth, np.zeros(2), int(TrackState.POCKETED), POCKETS.index("NW"))
+        tid, cls, at, run, how, pocket = row
+        yield TrackFrame(
+            k, frame.time_s, np.append(frame.track_id, tid), np.append(frame.class_id, cls),
+            np.vstack([xy, at]), np.vstack([velocity, run]), np.append(state, how),
+            np.append(frame.pocket, pocket), np.append(frame.score, 0.9),
+        )  # fmt: skip
+
+
+def test_the_queen_carried_by_another_track_to_a_mouth_and_seen_running_out_takes_no_coin_in() -> None:
+    """At the break a black's track takes the queen's sightings down to the NW corner's mouth,
+    where she bounces out; the track, lost there, goes into the pocket as the queen, and her
+    own track is found again the next look, running out. The queen is on the board: the
+    white that flew off unseen went overboard, not into NW as the queen's departure
+    relabelled (held-out video 95011, `club`, development data since)."""
+    match, turn = break_with_the_queen_bouncing_out_of_a_corner()
+    frames = vanish_near(oracle_track_frames(match.timeline()), (-330.0, -31.0), turn - 1, turn)
+    frames = queen_carried_into_a_mouth(frames, turn - 8, turn)
+    stroke = strokes_of(record(match, frames))[0]
+    assert stroke["pocketed"] == [] and stroke["overboard"] == ["white"]
+    assert stroke["evidence"]["overboard_unseen"] == {"white": 1}
+    taken_back = stroke["evidence"]["dropped_pocket_events"]
+    assert [(e["item"], e["pocket"]) for e in taken_back] == [("queen", "NW")]
+
+
 def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:
     """The frame with the tracks `which` selects held as occluded (not seen, kept)."""
     state = frame.state.copy()

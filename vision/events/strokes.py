@@ -260,6 +260,9 @@ class _Stroke:
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
     # Their first look in view, not in a hand: what they were, where and how fast they ran.
     born: dict[int, Piece] = field(default_factory=dict)
+    # Pieces of the strike's own tracks seen again after the tracker lost them: each first look
+    # again, in view and not in a hand (`_came_back_off_the_cushion`).
+    refound: dict[int, list[Piece]] = field(default_factory=dict)
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
@@ -1682,6 +1685,7 @@ class StrokeSegmenter:
         for piece in self.pieces.values():
             if piece.state == int(TrackState.OCCLUDED):
                 continue
+            self._note_refound(stroke, piece)
             if not self._coin_took_the_striker(stroke, piece):
                 stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item in CARROMMEN and piece.track_id not in stroke.stopped_dead:
@@ -1752,6 +1756,19 @@ class StrokeSegmenter:
                         if stroke.displaced[piece.track_id] >= TOUCH_FRAMES:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
+
+    def _note_refound(self, stroke: _Stroke, piece: Piece) -> None:
+        """Notes a track of the strike's seen again after the tracker lost it (`refound`):
+        where and when, and how it ran at the next look (the tracker's velocity at the first
+        look again is the jump from where it was lost)."""
+        before = self._previous.get(piece.track_id)
+        if before is None or piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
+            return
+        looks = stroke.refound.get(piece.track_id)
+        if before.state == int(TrackState.OCCLUDED):
+            stroke.refound.setdefault(piece.track_id, []).append(piece)
+        elif looks and looks[-1].frame == before.frame:
+            looks[-1] = replace(looks[-1], velocity=piece.velocity, speed_mm_s=piece.speed_mm_s)
 
     def _coin_took_the_striker(self, stroke: _Stroke, piece: Piece) -> bool:
         """Whether this look at a carromman's track is the striker, read as that coin: found,
@@ -2115,7 +2132,7 @@ class StrokeSegmenter:
         limit = self.config.still_mm if within_mm is None else within_mm
         return then is not None and float(np.hypot(then.xy[0] - xy[0], then.xy[1] - xy[1])) <= limit
 
-    def _came_back_off_the_cushion(self, stroke: _Stroke) -> list[ItemEvent]:
+    def _came_back_off_the_cushion(self, stroke: _Stroke, wanted: Counter[str]) -> list[ItemEvent]:
         """The tracker's pocketings of carrommen lost short of their pocket's mouth, projected
         in, whose piece came back into view: a new track of that colour, first seen soon
         after (`REAPPEAR_S`) within the run it could have made since, running away from that
@@ -2123,17 +2140,28 @@ class StrokeSegmenter:
         bounced out (held-out video 78009's break, `warm-lamp`, development data since: a
         white lost 92 mm from a corner at 1 m/s, seen again 77 mm on six frames later
         running out of the corner, was "pocketed" there, and the white that flew off the
-        board, its track swapped onto another, was never missed)."""
+        board, its track swapped onto another, was never missed).
+
+        Or a track of that colour lost earlier, found again so (`_Stroke.refound`); and, where
+        the counts at rest want none of that colour (`wanted`), lost at the mouth too: the
+        piece is on the board, and only another colour could have been taken for it (held-out
+        video 95011's break, `club`, development data since: a black's track ran with the
+        queen down to a corner's mouth, where she bounced out under her own track, found again
+        28 mm off the next look; the black's track, lost there, "took" a white into the corner,
+        for the white that had flown off the board unseen)."""
         cfg = self.config
         out: list[ItemEvent] = []
         claimed: set[int] = set()
+        seen_again = [*stroke.born.items()] + [
+            (tid, look) for tid, looks in stroke.refound.items() for look in looks
+        ]
         for event in stroke.events:
             if (
                 event.item not in CARROMMEN
                 or event.pocket is None
                 or event.guess
                 or event.track_id < 0
-                or at_its_mouth(event)
+                or (at_its_mouth(event) and wanted[event.item] > 0)
             ):
                 continue
             seen = stroke.last_seen.get(event.track_id)
@@ -2142,10 +2170,11 @@ class StrokeSegmenter:
             _, lost_s, lost_xy, lost_velocity = seen
             lost_speed = float(np.hypot(*lost_velocity))
             centre = pocket_centre(event.pocket)
-            for tid, first in stroke.born.items():
+            for tid, first in seen_again:
                 away = np.asarray(first.velocity) @ (first.position - centre)
                 if (
                     tid not in claimed
+                    and tid != event.track_id
                     and tid in self.pieces
                     and first.item == event.item
                     and 0.0 < first.time_s - lost_s <= REAPPEAR_S
@@ -2442,7 +2471,7 @@ class StrokeSegmenter:
         # go at a corner's mouth and lying 48 mm from its centre after, took away the white it
         # knocked in there, seen in the hole).
         striker_lies = settled and len(_tracks_mm(self.pieces, ("striker",), in_view=True)) > 0
-        came_back = self._came_back_off_the_cushion(stroke)
+        came_back = self._came_back_off_the_cushion(stroke, +(before - after))
 
         def an_afterimage(e: ItemEvent) -> bool:
             return any(a.at(e.item, e.xy) for a in afterimages)

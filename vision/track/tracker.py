@@ -53,6 +53,7 @@ MAX_PER_CLASS = {WHITE: COINS_PER_COLOUR, BLACK: COINS_PER_COLOUR, QUEEN: 1, STR
 MISREAD_RUN = 3
 _INFEASIBLE = 1e9
 _SEEN = (TrackState.MOVING, TrackState.AT_REST)
+_GONE = (TrackState.POCKETED, TrackState.OFF_BOARD)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,8 @@ class _Track:
     state: TrackState = TrackState.AT_REST
     pocket: int = NO_POCKET
     misread_run: int = 0  # detections running, up to the last, of a class not the track's
+    seen_class: int = -1  # the class of the latest detection
+    seen_run: int = 0  # detections running, up to the last, of `seen_class`
 
     @property
     def class_id(self) -> int:
@@ -110,6 +113,20 @@ class _Track:
     @property
     def speed(self) -> float:
         return float(np.hypot(*self.velocity))
+
+    @property
+    def class_gone(self) -> int:
+        """The class a track is reported with when it goes (into a pocket, off the board): the
+        piece it was seeing when it lost it. That is its own colour, unless its last
+        `MISREAD_RUN` looks or more were all of one other class: then it had taken over that
+        piece, and that piece went (held-out video 96003, `worn`, development data since: at
+        the break a white's track took a black's sightings for eight looks, down to the
+        corner's mouth the black fell into, and the counts, wanting a white that had flown off
+        the board unseen, believed a white pocketed there). A striker's track and a coin's
+        never take each other's sightings (`_cost`)."""
+        if self.seen_class != self.class_id and self.seen_run >= MISREAD_RUN:
+            return self.seen_class
+        return self.class_id
 
 
 class Tracker:
@@ -318,6 +335,8 @@ class Tracker:
         track.votes = track.votes.copy()
         track.votes[int(dets.class_id[d])] += float(dets.score[d])
         track.misread_run = track.misread_run + 1 if int(dets.class_id[d]) != track.class_id else 0
+        track.seen_run = track.seen_run + 1 if int(dets.class_id[d]) == track.seen_class else 1
+        track.seen_class = int(dets.class_id[d])
         track.score = 0.8 * track.score + 0.2 * float(dets.score[d])
         track.last_seen_time = time_s
         track.missed = 0
@@ -389,6 +408,8 @@ class Tracker:
             np.zeros(2),
             time_s,
             float(dets.score[d]),
+            seen_class=int(dets.class_id[d]),
+            seen_run=1,
         )
         track.confirmed = self.config.confirm_hits <= 1
         self._next_id += 1
@@ -402,7 +423,7 @@ class Tracker:
             frame_index,
             time_s,
             np.array([t.track_id for t in tracks]),
-            np.array([t.class_id for t in tracks]),
+            np.array([t.class_gone if t.state in _GONE else t.class_id for t in tracks]),
             np.array([t.xy for t in tracks]),
             np.array([t.velocity if t.state in _SEEN else np.zeros(2) for t in tracks]),
             np.array([int(t.state) for t in tracks]),
