@@ -260,9 +260,11 @@ class _Stroke:
     first_seen: dict[int, float] = field(default_factory=dict)  # pieces new since the strike
     # Their first look in view, not in a hand: what they were, where and how fast they ran.
     born: dict[int, Piece] = field(default_factory=dict)
-    # Pieces of the strike's own tracks seen again after the tracker lost them: each first look
-    # again, in view and not in a hand (`_came_back_off_the_cushion`).
+    # Pieces of the strike's own tracks seen again after the tracker lost them, in view and not
+    # in a hand: each first look again, with how it ran at the next (`_note_refound`); and a
+    # first look again waiting for its next.
     refound: dict[int, list[Piece]] = field(default_factory=dict)
+    refound_first: dict[int, Piece] = field(default_factory=dict)
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
@@ -1759,16 +1761,19 @@ class StrokeSegmenter:
 
     def _note_refound(self, stroke: _Stroke, piece: Piece) -> None:
         """Notes a track of the strike's seen again after the tracker lost it (`refound`):
-        where and when, and how it ran at the next look (the tracker's velocity at the first
-        look again is the jump from where it was lost)."""
-        before = self._previous.get(piece.track_id)
-        if before is None or piece.state == int(TrackState.HELD) or piece.track_id not in stroke.snapshot:
+        where and when, with how it ran at the next look, once that look sees it too (the
+        tracker's velocity at the first look again is the jump from where it was lost)."""
+        tid = piece.track_id
+        first = stroke.refound_first.pop(tid, None)
+        before = self._previous.get(tid)
+        if before is None or piece.state == int(TrackState.HELD) or tid not in stroke.snapshot:
             return
-        looks = stroke.refound.get(piece.track_id)
         if before.state == int(TrackState.OCCLUDED):
-            stroke.refound.setdefault(piece.track_id, []).append(piece)
-        elif looks and looks[-1].frame == before.frame:
-            looks[-1] = replace(looks[-1], velocity=piece.velocity, speed_mm_s=piece.speed_mm_s)
+            stroke.refound_first[tid] = piece
+        elif first is not None and first.frame == before.frame:
+            stroke.refound.setdefault(tid, []).append(
+                replace(first, velocity=piece.velocity, speed_mm_s=piece.speed_mm_s)
+            )
 
     def _coin_took_the_striker(self, stroke: _Stroke, piece: Piece) -> bool:
         """Whether this look at a carromman's track is the striker, read as that coin: found,
