@@ -409,6 +409,32 @@ def test_the_queen_carried_by_another_track_to_a_mouth_and_seen_running_out_take
     assert [(e["item"], e["pocket"]) for e in taken_back] == [("queen", "NW")]
 
 
+def test_a_coin_the_tracker_lost_lying_still_after_the_break_did_not_jump_off_the_board() -> None:
+    """At the break W9 slides 200 mm out to rest mid-board, and the tracker loses it there a
+    few frames later (a weak reading at rest, under the detector's threshold): a coin that
+    came to rest in view has not jumped off the board, and is not recorded overboard; it lies
+    there unseen, and stays counted (held-out video 97006, `phone`, development data since).
+    One lost the moment the pack burst, never seen off its spot, may have (law 65)."""
+
+    def board() -> tuple[ScriptedMatch, int]:
+        match = ScriptedMatch()
+        match.new_board("S")
+        match.put_striker("S", 0.0)
+        match.move({"S": (np.array([0.0, -62.0 - 36.0]), 2500.0)})
+        match.move({"W9": (np.array([-200.0, -150.0]), 500.0)})
+        stopped = len(match._xy) // match.oversample
+        match.wait(1.5)
+        return match, stopped
+
+    match, stopped = board()
+    frames = vanish_near(oracle_track_frames(match.timeline()), (-200.0, -150.0), stopped + 3, stopped + 3)
+    stroke = strokes_of(record(match, frames))[0]
+    assert stroke["pocketed"] == [] and "overboard" not in stroke
+    assert "overboard_unseen" not in stroke["evidence"]
+    assert stroke["evidence"]["vanished_not_pocketed"] == {"white": 1}
+    assert stroke["evidence"]["counts_after"]["white"] == 9
+
+
 def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:
     """The frame with the tracks `which` selects held as occluded (not seen, kept)."""
     state = frame.state.copy()

@@ -2193,6 +2193,32 @@ class StrokeSegmenter:
                     break
         return out
 
+    def _lost_lying_still(self, stroke: _Stroke) -> Counter[str]:
+        """Carrommen, per colour, whose tracks were lost (unseen now, or dropped) after the
+        strike had moved them off their spots, last seen slower than a piece still in motion
+        (`moving_speed_mm_s`) and clear of the pockets (`POCKET_GUESS_MM`): they came to rest in view, or
+        all but, and the detector lost them lying there. A coin that jumps off the board is
+        flying when it goes (held-out video 97006's break, `phone`, development data since: a
+        white that slid to rest 130 mm from a corner, last seen creeping at 0.09 m/s and read
+        at rest only now and then, under 0.55, was taken to have jumped off unseen, then to
+        have gone unseen for good; the white pocketed later took another's place)."""
+        lying: Counter[str] = Counter()
+        for tid, then in stroke.snapshot.items():
+            now = self.pieces.get(tid)
+            seen = stroke.last_seen.get(tid)
+            if then.item not in CARROMMEN or seen is None:
+                continue
+            if now is not None and now.state != int(TrackState.OCCLUDED):
+                continue
+            _, _, xy, velocity = seen
+            if (
+                float(np.hypot(*velocity)) < self.config.moving_speed_mm_s
+                and float(np.hypot(xy[0] - then.xy[0], xy[1] - then.xy[1])) > COIN_DIAMETER_MM
+                and float(pocket_distance_mm(np.asarray(xy))[0]) > POCKET_GUESS_MM
+            ):
+                lying[(now if now is not None else then).item] += 1
+        return lying
+
     def _jumped_unseen(self, stroke: _Stroke, gone: dict[str, int]) -> list[ItemEvent]:
         """Overboard events for carrommen gone unseen, each where a piece of its colour lay at
         the strike whose track is lost now (the board's centre if none)."""
@@ -2531,8 +2557,12 @@ class StrokeSegmenter:
             dropped = [e for e in dropped if not any(_same_look(e, w) for w in went_in)]
             vanished = dict(Counter(vanished) - Counter(e.item for e in went_in))
         if stroke.new_board and vanished:
-            kept.extend(self._jumped_unseen(stroke, vanished))
-            unseen_overboard, vanished = vanished, {}
+            # Not one whose track was lost lying still (or all but) out on the surface: it
+            # came to rest in view, and lies there unseen (`_lost_lying_still`).
+            lying = Counter(vanished) & self._lost_lying_still(stroke)
+            jumped = dict(Counter(vanished) - lying)
+            kept.extend(self._jumped_unseen(stroke, jumped))
+            unseen_overboard, vanished = jumped, dict(lying)
         # A piece counted gone that nothing saw leave (no pocket, no flight) is taken to be
         # hidden or missed, not gone: it stays on the board until a later look finds it gone.
         after = after + Counter(vanished)
