@@ -27,6 +27,7 @@ import numpy as np
 from calibration.geometry import (
     BASE_CIRCLE_ALONG_MM,
     BASE_CIRCLE_RADIUS_MM,
+    COIN_CUSHION_STOP_MM,
     COIN_DIAMETER_MM,
     COIN_MASS_G,
     COIN_RADIUS_MM,
@@ -2196,12 +2197,13 @@ class StrokeSegmenter:
     def _lost_lying_still(self, stroke: _Stroke) -> Counter[str]:
         """Carrommen, per colour, whose tracks were lost (unseen now, or dropped) after the
         strike had moved them off their spots, last seen slower than a piece still in motion
-        (`moving_speed_mm_s`) and clear of the pockets (`POCKET_GUESS_MM`): they came to rest in view, or
-        all but, and the detector lost them lying there. A coin that jumps off the board is
-        flying when it goes (held-out video 97006's break, `phone`, development data since: a
-        white that slid to rest 130 mm from a corner, last seen creeping at 0.09 m/s and read
-        at rest only now and then, under 0.55, was taken to have jumped off unseen, then to
-        have gone unseen for good; the white pocketed later took another's place)."""
+        (`moving_speed_mm_s`), clear of the pockets (`POCKET_GUESS_MM`) and a coin's width
+        clear of the cushions: they came to rest in view, or all but, and the detector lost
+        them lying there. A coin that jumps off the board is flying over a cushion when it
+        goes (held-out video 97006's break, `phone`, development data since: a white that slid
+        to rest 130 mm from a corner, last seen creeping at 0.09 m/s and read at rest only now
+        and then, under 0.55, was taken to have jumped off unseen, then to have gone unseen for
+        good; the white pocketed later took another's place)."""
         lying: Counter[str] = Counter()
         for tid, then in stroke.snapshot.items():
             now = self.pieces.get(tid)
@@ -2215,6 +2217,7 @@ class StrokeSegmenter:
                 float(np.hypot(*velocity)) < self.config.moving_speed_mm_s
                 and float(np.hypot(xy[0] - then.xy[0], xy[1] - then.xy[1])) > COIN_DIAMETER_MM
                 and float(pocket_distance_mm(np.asarray(xy))[0]) > POCKET_GUESS_MM
+                and float(np.max(np.abs(xy))) < COIN_CUSHION_STOP_MM - COIN_DIAMETER_MM
             ):
                 lying[(now if now is not None else then).item] += 1
         return lying
