@@ -435,6 +435,49 @@ def test_a_coin_the_tracker_lost_lying_still_after_the_break_did_not_jump_off_th
     assert stroke["evidence"]["counts_after"]["white"] == 9
 
 
+def jumped_to_a_mark(
+    frames: Iterator[TrackFrame], near_mm: tuple[float, float], at_frame: int, mark_mm: tuple[float, float]
+) -> Iterator[TrackFrame]:
+    """The tracker loses the piece lying nearest `near_mm` at `at_frame`, keeps hoping for it
+    for six frames, then finds it again, lying still, at `mark_mm` (a mark read as that piece)
+    for two, and drops it."""
+    track = item = None
+    last = np.zeros(2)
+    for frame in frames:
+        k = frame.frame_index
+        if k == at_frame - 1:
+            track = track_nearest(frame, near_mm)
+            which = frame.track_id == track
+            item, last = int(frame.class_id[which][0]), frame.xy_mm[which][0].copy()
+        if track is None or k < at_frame:
+            yield frame
+            continue
+        frame = frame.select(frame.track_id != track)
+        if k >= at_frame + 8:
+            yield frame
+            continue
+        xy, how = (
+            (last, TrackState.OCCLUDED) if k < at_frame + 6 else (np.asarray(mark_mm), TrackState.AT_REST)
+        )
+        yield TrackFrame(
+            k, frame.time_s, np.append(frame.track_id, track), np.append(frame.class_id, item),
+            np.vstack([frame.xy_mm, xy]), np.vstack([frame.velocity_mm_s, np.zeros(2)]),
+            np.append(frame.state, int(how)), np.append(frame.pocket, NO_POCKET), np.append(frame.score, 0.9),
+        )  # fmt: skip
+
+
+def test_a_coin_flown_off_whose_track_was_found_lying_at_a_mark_went_overboard() -> None:
+    """At the break W9 flies off over the west cushion; its track, lost as it went, is found
+    again six frames on lying still at a mark 200 mm away, read as a white for two looks, and
+    dropped. It never saw its piece come to rest: the white gone jumped off the board
+    (development video 86015's break)."""
+    match, turn = break_with_a_coin_bouncing_out_of_a_corner()
+    frames = jumped_to_a_mark(oracle_track_frames(match.timeline()), (-330.0, -31.0), turn, (-200.0, -150.0))
+    stroke = strokes_of(record(match, frames))[0]
+    assert stroke["overboard"] == ["white"]
+    assert stroke["evidence"]["overboard_unseen"] == {"white": 1}
+
+
 def occluded(frame: TrackFrame, which: np.ndarray) -> TrackFrame:
     """The frame with the tracks `which` selects held as occluded (not seen, kept)."""
     state = frame.state.copy()

@@ -266,6 +266,9 @@ class _Stroke:
     # first look again waiting for its next.
     refound: dict[int, list[Piece]] = field(default_factory=dict)
     refound_first: dict[int, Piece] = field(default_factory=dict)
+    # Per track, whether every look since it was last seen running has seen it (a track found
+    # again reads the jump from where it was lost as its speed): `_lost_lying_still`.
+    ran_to_rest_in_view: dict[int, bool] = field(default_factory=dict)
     last_seen: dict[int, tuple[int, float, tuple[float, float], tuple[float, float]]] = field(
         default_factory=dict
     )
@@ -1689,6 +1692,11 @@ class StrokeSegmenter:
             if piece.state == int(TrackState.OCCLUDED):
                 continue
             self._note_refound(stroke, piece)
+            looked_before = self._previous.get(piece.track_id)
+            if looked_before is None or looked_before.state == int(TrackState.OCCLUDED):
+                stroke.ran_to_rest_in_view[piece.track_id] = False
+            elif piece.speed_mm_s >= cfg.moving_speed_mm_s:
+                stroke.ran_to_rest_in_view[piece.track_id] = True
             if not self._coin_took_the_striker(stroke, piece):
                 stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item in CARROMMEN and piece.track_id not in stroke.stopped_dead:
@@ -2196,7 +2204,11 @@ class StrokeSegmenter:
 
     def _lost_lying_still(self, stroke: _Stroke) -> Counter[str]:
         """Carrommen, per colour, whose tracks were lost (unseen now, or dropped) after the
-        strike had moved them off their spots, last seen slower than a piece still in motion
+        strike had moved them off their spots, seen at every look from running to their last
+        (`_Stroke.ran_to_rest_in_view`: a track that jumped to a false piece and was found
+        there again did not see its piece come to rest; development video 86015's break, a
+        white's track read lying at a mark 236 mm from a corner, and its white, flown off the
+        board, taken to lie there unseen), last seen slower than a piece still in motion
         (`moving_speed_mm_s`), clear of the pockets (`POCKET_GUESS_MM`) and a coin's width
         clear of the cushions: they came to rest in view, or all but, and the detector lost
         them lying there. A coin that jumps off the board is flying over a cushion when it
@@ -2208,7 +2220,7 @@ class StrokeSegmenter:
         for tid, then in stroke.snapshot.items():
             now = self.pieces.get(tid)
             seen = stroke.last_seen.get(tid)
-            if then.item not in CARROMMEN or seen is None:
+            if then.item not in CARROMMEN or seen is None or not stroke.ran_to_rest_in_view.get(tid, False):
                 continue
             if now is not None and now.state != int(TrackState.OCCLUDED):
                 continue
