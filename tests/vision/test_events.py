@@ -261,22 +261,29 @@ def test_counts_at_rest_overrule_the_tracker() -> None:
     assert len(stroke["evidence"]["dropped_pocket_events"]) == 1
 
 
-def break_with_a_coin_bouncing_out_of_a_corner() -> tuple[ScriptedMatch, int]:
-    """A break from South: W9 runs to the west cushion at 1 m/s and flies off over it, while W8
-    runs at the NW corner at 1.2 m/s, strikes the cushions 83 mm from the pocket's centre and
-    bounces back out. The frame where W9 leaves and W8 turns."""
+def break_with_w9_flying_off_and(
+    piece: str, turns_at: tuple[float, float], back_to: tuple[float, float], back_speed: float
+) -> tuple[ScriptedMatch, int]:
+    """A break from South: W9 runs to the west cushion at 0.95 m/s and flies off over it, while
+    `piece` runs at 1.2 m/s to `turns_at`, by the NW corner, and bounces back out to `back_to`.
+    The frame where W9 leaves and `piece` turns."""
     match = ScriptedMatch()
     match.new_board("S")
     match.put_striker("S", 0.0)
     match.move({"S": (np.array([0.0, -62.0 - 36.0]), 2500.0)})
-    match.move({"W8": (np.array([-300.0, 280.0]), 1200.0), "W9": (np.array([-330.0, -31.0]), 950.0)})
+    match.move({piece: (np.array(turns_at), 1200.0), "W9": (np.array([-330.0, -31.0]), 950.0)})
     w9 = match.index("W9")
     match.state[w9] = int(ObjectState.OFF_BOARD)
     match.xy[w9] = np.nan
     turn = len(match._xy) // match.oversample
-    match.move({"W8": (np.array([-200.0, 180.0]), 600.0)})
+    match.move({piece: (np.array(back_to), back_speed)})
     match.wait(1.0)
     return match, turn
+
+
+def break_with_a_coin_bouncing_out_of_a_corner() -> tuple[ScriptedMatch, int]:
+    """W8 strikes the cushions 83 mm from the NW pocket's centre and bounces back out."""
+    return break_with_w9_flying_off_and("W8", (-300.0, 280.0), (-200.0, 180.0), 600.0)
 
 
 def vanish_near(
@@ -341,21 +348,8 @@ def test_a_coin_lost_short_of_a_corner_and_seen_again_running_out_of_it_was_not_
 
 
 def break_with_the_queen_bouncing_out_of_a_corner() -> tuple[ScriptedMatch, int]:
-    """A break from South: W9 runs to the west cushion and flies off over it, while the queen
-    runs at the NW corner at 1.2 m/s, reaches its mouth 32 mm from the pocket's centre and
-    bounces back out. The frame where W9 leaves and the queen turns."""
-    match = ScriptedMatch()
-    match.new_board("S")
-    match.put_striker("S", 0.0)
-    match.move({"S": (np.array([0.0, -62.0 - 36.0]), 2500.0)})
-    match.move({"Q": (np.array([-325.0, 325.0]), 1200.0), "W9": (np.array([-330.0, -31.0]), 950.0)})
-    w9 = match.index("W9")
-    match.state[w9] = int(ObjectState.OFF_BOARD)
-    match.xy[w9] = np.nan
-    turn = len(match._xy) // match.oversample
-    match.move({"Q": (np.array([-200.0, 250.0]), 800.0)})
-    match.wait(1.0)
-    return match, turn
+    """The queen reaches the NW pocket's mouth 32 mm from its centre and bounces back out."""
+    return break_with_w9_flying_off_and("Q", (-325.0, 325.0), (-200.0, 250.0), 800.0)
 
 
 def queen_carried_into_a_mouth(
