@@ -1691,16 +1691,15 @@ class StrokeSegmenter:
         for piece in self.pieces.values():
             if piece.state == int(TrackState.OCCLUDED):
                 continue
-            self._note_refound(stroke, piece)
-            looked_before = self._previous.get(piece.track_id)
-            if looked_before is None or looked_before.state == int(TrackState.OCCLUDED):
+            before = self._previous.get(piece.track_id)  # its look before this one
+            self._note_refound(stroke, piece, before)
+            if before is None or before.state == int(TrackState.OCCLUDED):
                 stroke.ran_to_rest_in_view[piece.track_id] = False
             elif piece.speed_mm_s >= cfg.moving_speed_mm_s:
                 stroke.ran_to_rest_in_view[piece.track_id] = True
             if not self._coin_took_the_striker(stroke, piece):
                 stroke.last_seen[piece.track_id] = (piece.frame, piece.time_s, piece.xy, piece.velocity)
             if piece.item in CARROMMEN and piece.track_id not in stroke.stopped_dead:
-                before = self._previous.get(piece.track_id)
                 stop = (
                     None
                     if before is None or before.item != piece.item
@@ -1768,13 +1767,13 @@ class StrokeSegmenter:
                             stroke.touched = True
             self._extend_path(stroke, piece, start)
 
-    def _note_refound(self, stroke: _Stroke, piece: Piece) -> None:
+    def _note_refound(self, stroke: _Stroke, piece: Piece, before: Piece | None) -> None:
         """Notes a track of the strike's seen again after the tracker lost it (`refound`):
         where and when, with how it ran at the next look, once that look sees it too (the
-        tracker's velocity at the first look again is the jump from where it was lost)."""
+        tracker's velocity at the first look again is the jump from where it was lost).
+        `before`: the track's look before this one."""
         tid = piece.track_id
         first = stroke.refound_first.pop(tid, None)
-        before = self._previous.get(tid)
         if before is None or piece.state == int(TrackState.HELD) or tid not in stroke.snapshot:
             return
         if before.state == int(TrackState.OCCLUDED):
