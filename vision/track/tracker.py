@@ -332,11 +332,12 @@ class Tracker:
         else:
             track.velocity = (seen - track.xy) / since
             track.xy = seen.copy()
+        seen_class = int(dets.class_id[d])
         track.votes = track.votes.copy()
-        track.votes[int(dets.class_id[d])] += float(dets.score[d])
-        track.misread_run = track.misread_run + 1 if int(dets.class_id[d]) != track.class_id else 0
-        track.seen_run = track.seen_run + 1 if int(dets.class_id[d]) == track.seen_class else 1
-        track.seen_class = int(dets.class_id[d])
+        track.votes[seen_class] += float(dets.score[d])
+        track.misread_run = track.misread_run + 1 if seen_class != track.class_id else 0
+        track.seen_run = track.seen_run + 1 if seen_class == track.seen_class else 1
+        track.seen_class = seen_class
         track.score = 0.8 * track.score + 0.2 * float(dets.score[d])
         track.last_seen_time = time_s
         track.missed = 0
