@@ -608,6 +608,36 @@ def test_a_coin_lying_by_a_pocket_and_lost_as_the_board_moves_was_knocked_in_uns
     assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("white", "SE")]
 
 
+@pytest.mark.parametrize(
+    ("black_at", "pocketed"),
+    [((346.0, 278.0), [("white", "NE")]), ((300.0, 300.0), [("black", "NE"), ("white", "NE")])],
+)
+def test_a_coin_by_a_corner_lost_as_a_run_passes_went_in_only_if_that_run_could_send_it_there(
+    black_at: tuple[float, float], pocketed: list[tuple[str, str]]
+) -> None:
+    """A black lies against the east cushion 69 mm south of the NE pocket's centre. South
+    sends W1 into that corner, its run passing the black on the board side; the tracker loses
+    the black then and never sees it again, the count one black short. Struck from there it
+    was knocked square into the cushion, not up it into the corner: it went off the board,
+    and is not pocketed with the white (held-out video 98014, `phone`: "pocketed" so, and the
+    board's result lost). Lying 67 mm out on the white's line into the corner, it was knocked
+    in ahead of the white, unseen."""
+
+    def board() -> ScriptedMatch:
+        match = coin_moved_and_striker_put("B2", black_at, 10.0)
+        match.strike("S", target="W1", pocket="NE")
+        return match
+
+    m = board()
+    trail = np.array(m._xy)
+    black, white = m.index("B2"), m.index("W1")
+    lying = next(f for f in range(len(trail)) if np.allclose(trail[f, black], black_at))
+    near = next(f for f in range(lying, len(trail)) if np.linalg.norm(trail[f, white] - black_at) < 60.0)
+    frames = hidden_from(oracle_track_frames(m.timeline()), black_at, near)
+    stroke = strokes_of(record(board(), frames))[0]
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == pocketed
+
+
 def coin_track_handed_the_striker(
     frames: Iterator[TrackFrame], coin_at: tuple[float, float], struck: int, striker_rest: tuple[float, float]
 ) -> Iterator[TrackFrame]:
@@ -2916,6 +2946,27 @@ def test_a_striker_lifted_off_where_it_lay_and_swept_across_in_sight_is_not_a_st
     frames = striker_occluded_between(frames, swept + 2, arrived - 1)
     strokes = strokes_of(record(m, frames))
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
+def test_a_striker_nudged_off_where_it_lay_and_aimed_there_is_struck_even_if_it_moves_nothing() -> None:
+    """South's striker stops on North's base line; North nudges it 17 mm into place, lets it
+    lie a second and strikes it: it touches nothing and rolls to rest on South's line. Lying
+    still where it was nudged for an aim's time, it was aimed, not lifted to be carried off:
+    a stroke from North (held-out video 98003, `worn`: such a stroke was taken for a carry and
+    lost, one stroke fewer than the truth)."""
+    m = south_pockets_a_white(striker_end=(150.0, 267.0))
+    m.wait(0.5)
+    m.move({"S": (np.array([150.0, 250.0]), 60.0)})
+    m.wait(1.0)
+    m.strike("N", speed=1200.0, striker_end=(150.0, -271.0))  # clear of the pack
+    m.put_striker("S", -30.0)
+    m.strike("S", target="B2", pocket="SE")
+    strokes = strokes_of(record(m, oracle_track_frames(m.timeline())))
+    assert [(s["evidence"]["seat"], s["pocketed"], s["touched"]) for s in strokes] == [
+        ("S", ["white"], True),
+        ("N", [], False),
+        ("S", ["black"], True),
+    ]
 
 
 def south_misses_north_pockets(north_speed: float = 3000.0) -> ScriptedMatch:

