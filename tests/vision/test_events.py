@@ -2917,6 +2917,58 @@ def test_a_striker_seen_again_where_it_lay_and_carried_across_in_sight_is_not_a_
     assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
 
 
+def carried_in_a_hand(m: ScriptedMatch, to: tuple[float, float], frames: int) -> None:
+    """A hand carries the striker from where it lies to `to` in `frames` frames: it speeds up
+    from rest and slows into the spot (half a cosine)."""
+    k = m.index("S")
+    start = m.xy[k].copy()
+    for f in range(1, frames + 1):
+        u = 0.5 - 0.5 * np.cos(np.pi * f / frames)
+        m.xy[k] = start + u * (np.asarray(to) - start)
+        m._sample()
+
+
+def test_a_striker_seen_speeding_up_across_the_board_was_carried_not_struck() -> None:
+    """South pockets a white and the striker stops behind South's base line. A hand takes it
+    (its track lost under it), carries it across the board, found anew speeding up look after
+    look from 1.2 to 1.9 m/s, and puts it down on North's line (unseen again); a second later North
+    strikes from there and pockets B2. A struck striker only slows: the carry was no stroke
+    from South, and North's stroke is North's (held-out video 97005, `tournament`: a stroke
+    from the carry, and the real one lost with its white)."""
+    from calibration.geometry import seat_to_board
+
+    def board() -> tuple[ScriptedMatch, int, int]:
+        m = south_pockets_a_white(striker_end=(200.0, -339.0))
+        m.wait(0.5)
+        carried = len(m._xy)
+        carried_in_a_hand(m, tuple(seat_to_board("N", -40.0, BASE_LINE_MID_MM)), 16)
+        m.wait(1.0)
+        m.strike("N", target="B2", pocket="SE")
+        return m, carried
+
+    def striker_found_anew(frames: Iterator[TrackFrame], lost: int, found: int) -> Iterator[TrackFrame]:
+        # The tracker drops the striker's track at `lost` and finds it under a new id at `found`.
+        for frame in frames:
+            striker = frame.class_id == STRIKER_CLASS
+            if lost <= frame.frame_index < found:
+                frame = frame.select(~striker)
+            elif frame.frame_index >= found:
+                ids = np.where(striker, 30_000, frame.track_id)
+                frame = TrackFrame(
+                    frame.frame_index, frame.time_s, ids, frame.class_id, frame.xy_mm,
+                    frame.velocity_mm_s, frame.state, frame.pocket, frame.score,
+                )  # fmt: skip
+            yield frame
+
+    m, carried = board()
+    # Lost under the hand as it takes the striker, found anew on South's base band three frames
+    # on, already at 1.2 m/s; under the hand again as it is put down.
+    frames = striker_found_anew(oracle_track_frames(m.timeline()), carried, carried + 3)
+    frames = striker_occluded_between(frames, carried + 10, carried + 16)
+    strokes = strokes_of(record(m, frames))
+    assert [(s["evidence"]["seat"], s["pocketed"]) for s in strokes] == [("S", ["white"]), ("N", ["black"])]
+
+
 def test_a_striker_lifted_off_where_it_lay_and_swept_across_in_sight_is_not_a_stroke() -> None:
     """South pockets a white and its striker stops behind South's base line. North's hand
     covers it, slides it 18 mm towards the line under the fingers (seen there for one look,

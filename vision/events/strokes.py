@@ -21,6 +21,7 @@ import functools
 from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 import numpy as np
 
@@ -254,6 +255,8 @@ class _Stroke:
     paths: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
     path_items: dict[int, str] = field(default_factory=dict)
     striker_path: list[tuple[float, float]] = field(default_factory=list)  # every sighting
+    # Every sighting of a striker's track in motion: its id and speed (`_sped_up_in_flight`).
+    striker_flight: list[tuple[int, float]] = field(default_factory=list)
     placement: PlacementRecord | None = None
     new_board: bool = False
     striker_start_traced: bool = False
@@ -604,7 +607,10 @@ class StrokeSegmenter:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
                 carried = (
-                    self._carried_across(stroke) or self._never_left(stroke) or self._jumped_back(stroke)
+                    self._carried_across(stroke)
+                    or self._never_left(stroke)
+                    or self._jumped_back(stroke)
+                    or self._sped_up_in_flight(stroke)
                 )
                 if carried or (stroke.striker_start is None and not self._board_moved(stroke)):
                     # What flew was carried, not struck (`_struck_unseen`, `_unseen_strike`): the
@@ -1733,6 +1739,8 @@ class StrokeSegmenter:
                     stroke.stopped_dead[piece.track_id] = stop
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
+                if piece.state == int(TrackState.MOVING):
+                    stroke.striker_flight.append((piece.track_id, piece.speed_mm_s))
                 distance = float(pocket_distance_mm(piece.position)[0])
                 if on_playing_surface(piece.xy) and POCKET_MOUTH_MM < distance <= POCKET_GUESS_MM:
                     stroke.striker_near_pocket_s[nearest_pocket(piece.position)] = frame.time_s
@@ -2315,6 +2323,32 @@ class StrokeSegmenter:
         # Frame times are index / fps: nine frames at 30 fps may come out a hair under 0.3 s.
         still = time_s - changed_s >= cfg.settle_s - TIME_EPSILON_S
         return still and not self._striker_in_flight(stroke, time_s)
+
+    def _sped_up_in_flight(self, stroke: _Stroke) -> bool:
+        """Whether a stroke that changed nothing on the board (`_board_moved`) had its striker
+        seen speeding up, look after look, at a strike's speed (`carry_speed_up_looks`, by
+        `carry_speed_up` in all): struck, a striker only slows once it leaves the finger;
+        carried in a hand, it speeds up and then slows into the spot it is put down at
+        (held-out video 97005, `tournament`: a striker carried across the board, found in the
+        hand at 1.44 m/s and seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a stroke; its
+        end then made the real strike from where it was put down look like a striker picked
+        up where a stroke left it, and that stroke and its white were lost)."""
+        cfg = self.config
+        if self._end_state is None or self._board_moved(stroke):
+            return False
+        looks = cfg.carry_speed_up_looks
+        flight = stroke.striker_flight
+        for k in range(len(flight) - looks + 1):
+            run = flight[k : k + looks]
+            speeds = [speed for _, speed in run]
+            if (
+                len({tid for tid, _ in run}) == 1
+                and speeds[0] >= cfg.strike_speed_mm_s
+                and all(b > a for a, b in pairwise(speeds))
+                and speeds[-1] >= cfg.carry_speed_up * speeds[0]
+            ):
+                return True
+        return False
 
     def _never_left(self, stroke: _Stroke) -> bool:
         """Whether the striker of a stroke that moved nothing is seen lying where it was struck
