@@ -1305,10 +1305,17 @@ class StrokeSegmenter:
         to be carried off, which pauses it a frame or two at most (held-out video 98003,
         `worn`: nudged 17 mm onto North's line, still for a second and struck; it moved
         nothing and stopped on South's line, was taken for a carry, and the stroke was lost)."""
-        if stroke.striker_start is None or stroke.rest_s is None or stroke.rest_since_s is None:
+        if stroke.striker_start is None:
             return False
         moved = float(np.linalg.norm(stroke.striker_start - np.asarray(left_xy))) > self.config.still_mm
-        return moved and stroke.rest_s - stroke.rest_since_s >= self.config.aim_s - TIME_EPSILON_S
+        return moved and self._aimed(stroke)
+
+    def _aimed(self, stroke: _Stroke) -> bool:
+        """Whether the striker was seen lying still where it was struck from for an aim's time
+        (`aim_s`) before the strike."""
+        if stroke.rest_s is None or stroke.rest_since_s is None:
+            return False
+        return stroke.rest_s - stroke.rest_since_s >= self.config.aim_s - TIME_EPSILON_S
 
     def _on_any_base_band(self, xy: np.ndarray) -> bool:
         """Whether `xy` lies on the base band of a seat a player sits at."""
@@ -2325,16 +2332,21 @@ class StrokeSegmenter:
         return still and not self._striker_in_flight(stroke, time_s)
 
     def _sped_up_in_flight(self, stroke: _Stroke) -> bool:
-        """Whether a stroke that changed nothing on the board (`_board_moved`) had its striker
-        seen speeding up, look after look, at a strike's speed (`carry_speed_up_looks`, by
-        `carry_speed_up` in all): struck, a striker only slows once it leaves the finger;
-        carried in a hand, it speeds up and then slows into the spot it is put down at
-        (held-out video 97005, `tournament`: a striker carried across the board, found in the
-        hand at 1.44 m/s and seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a stroke; its
-        end then made the real strike from where it was put down look like a striker picked
-        up where a stroke left it, and that stroke and its white were lost)."""
+        """Whether a stroke that changed nothing on the board (`_board_moved`), its striker not
+        seen lying still where it started for an aim's time (`_aimed`), had it seen speeding
+        up, look after look, at a strike's speed (`carry_speed_up_looks`, by `carry_speed_up`
+        in all): struck, a striker only slows once it leaves the finger; carried in a hand, it
+        speeds up and then slows into the spot it is put down at (held-out video 97005,
+        `tournament`: a striker carried across the board, found in the hand at 1.44 m/s and
+        seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a stroke; its end then made the
+        real strike from where it was put down look like a striker picked up where a stroke
+        left it, and that stroke and its white were lost). The tracker's speed of a striker
+        aimed and struck, or bounced off a cushion, also rises over a few looks as its
+        estimate catches up (development video 98000: 1.88, 2.21, 2.28 and 2.40 m/s after a
+        strike; 0.49, 1.12, 1.17 and 1.18 m/s after a cushion): only the striker whose rest
+        nobody saw is judged so."""
         cfg = self.config
-        if self._end_state is None or self._board_moved(stroke):
+        if self._end_state is None or self._aimed(stroke) or self._board_moved(stroke):
             return False
         looks = cfg.carry_speed_up_looks
         flight = stroke.striker_flight
