@@ -619,9 +619,9 @@ def test_a_coin_by_a_corner_lost_as_a_run_passes_went_in_only_if_that_run_could_
     sends W1 into that corner, its run passing the black on the board side; the tracker loses
     the black then and never sees it again, the count one black short. Struck from there it
     was knocked square into the cushion, not up it into the corner: it went off the board,
-    and is not pocketed with the white (held-out video 98014, `phone`: "pocketed" so, and the
-    board's result lost). Lying 67 mm out on the white's line into the corner, it was knocked
-    in ahead of the white, unseen."""
+    and is not pocketed with the white (held-out video 98014, `phone`, development data
+    since: "pocketed" so, and the board's result lost). Lying 67 mm out on the white's line
+    into the corner, it was knocked in ahead of the white, unseen."""
 
     def board() -> ScriptedMatch:
         match = coin_moved_and_striker_put("B2", black_at, 10.0)
@@ -2933,8 +2933,8 @@ def test_a_striker_seen_speeding_up_across_the_board_was_carried_not_struck() ->
     (its track lost under it), carries it across the board, found anew speeding up look after
     look from 1.2 to 1.9 m/s, and puts it down on North's line (unseen again); a second later North
     strikes from there and pockets B2. A struck striker only slows: the carry was no stroke
-    from South, and North's stroke is North's (held-out video 97005, `tournament`: a stroke
-    from the carry, and the real one lost with its white)."""
+    from South, and North's stroke is North's (held-out video 97005, `tournament`,
+    development data since: a stroke from the carry, and the real one lost with its white)."""
     from calibration.geometry import seat_to_board
 
     def board() -> tuple[ScriptedMatch, int, int]:
@@ -3004,8 +3004,8 @@ def test_a_striker_nudged_off_where_it_lay_and_aimed_there_is_struck_even_if_it_
     """South's striker stops on North's base line; North nudges it 17 mm into place, lets it
     lie a second and strikes it: it touches nothing and rolls to rest on South's line. Lying
     still where it was nudged for an aim's time, it was aimed, not lifted to be carried off:
-    a stroke from North (held-out video 98003, `worn`: such a stroke was taken for a carry and
-    lost, one stroke fewer than the truth)."""
+    a stroke from North (held-out video 98003, `tournament`, development data since: such a
+    stroke was taken for a carry and lost, one stroke fewer than the truth)."""
     m = south_pockets_a_white(striker_end=(150.0, 267.0))
     m.wait(0.5)
     m.move({"S": (np.array([150.0, 250.0]), 60.0)})

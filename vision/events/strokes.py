@@ -1303,8 +1303,9 @@ class StrokeSegmenter:
         """Whether the striker, moved off the spot the last stroke left it at (`left_xy`), lay
         still where it was struck from for an aim's time: let go and aimed there, not lifted
         to be carried off, which pauses it a frame or two at most (held-out video 98003,
-        `worn`: nudged 17 mm onto North's line, still for a second and struck; it moved
-        nothing and stopped on South's line, was taken for a carry, and the stroke was lost)."""
+        `tournament`, development data since: nudged 17 mm onto North's line, still for a
+        second and struck; it moved nothing and stopped on South's line, was taken for a
+        carry, and the stroke was lost)."""
         if stroke.striker_start is None:
             return False
         moved = float(np.linalg.norm(stroke.striker_start - np.asarray(left_xy))) > self.config.still_mm
@@ -2155,9 +2156,10 @@ class StrokeSegmenter:
                 # moving away, or a track found lying somewhere new, did not go in unseen
                 # (development video 9308: a coin gone unseen at the break, its track handed
                 # to ghosts 66 mm from a corner, was "pocketed" there), nor one struck
-                # crosswise (held-out video 98014, `phone`: a black lying against the cushion
-                # 69 mm from a corner, struck square into the cushion by a white running into
-                # that corner, flew off the board, and was "pocketed" with the white).
+                # crosswise (held-out video 98014, `phone`, development data since: a black
+                # lying against the cushion 69 mm from a corner, struck square into the
+                # cushion by a white running into that corner, flew off the board, and was
+                # "pocketed" with the white).
                 stroke.events.append(
                     ItemEvent(piece.item, POCKETS[index], frame, time_s, tid, xy, guess=True)
                 )
@@ -2337,14 +2339,14 @@ class StrokeSegmenter:
         up, look after look, at a strike's speed (`carry_speed_up_looks`, by `carry_speed_up`
         in all): struck, a striker only slows once it leaves the finger; carried in a hand, it
         speeds up and then slows into the spot it is put down at (held-out video 97005,
-        `tournament`: a striker carried across the board, found in the hand at 1.44 m/s and
-        seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a stroke; its end then made the
-        real strike from where it was put down look like a striker picked up where a stroke
-        left it, and that stroke and its white were lost). The tracker's speed of a striker
-        aimed and struck, or bounced off a cushion, also rises over a few looks as its
-        estimate catches up (development video 98000: 1.88, 2.21, 2.28 and 2.40 m/s after a
-        strike; 0.49, 1.12, 1.17 and 1.18 m/s after a cushion): only the striker whose rest
-        nobody saw is judged so."""
+        `tournament`, development data since: a striker carried across the board, found in
+        the hand at 1.44 m/s and seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a
+        stroke; its end then made the real strike from where it was put down look like a
+        striker picked up where a stroke left it, and that stroke and its white were lost).
+        The tracker's speed of a striker aimed and struck, or bounced off a cushion, also
+        rises over a few looks as its estimate catches up (development video 98000: 1.88,
+        2.21, 2.28 and 2.40 m/s after a strike; 0.49, 1.12, 1.17 and 1.18 m/s after a
+        cushion): only the striker whose rest nobody saw is judged so."""
         cfg = self.config
         if self._end_state is None or self._aimed(stroke) or self._board_moved(stroke):
             return False
