@@ -94,6 +94,9 @@ POCKET_MOUTH_MM = POCKET_RADIUS_MM + 0.25 * COIN_RADIUS_MM
 POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # How far ahead a lost piece's path is followed to the pocket it was heading for.
 LOOKAHEAD_S = 0.15
+# A run passing this close to a piece may have struck it: a striker's contact, give or take a
+# coin's radius for what a look misses of a fast piece.
+RUN_REACH_MM = STRIKER_RADIUS_MM + 2.0 * COIN_RADIUS_MM
 # A disc struck from rest leaves along the line of centres; a run whose contact, as the looks
 # place it, lies within this of that line through the piece to a pocket could have sent it in
 # (a look's position of a fast piece errs by a coin's radius; a cushion beside the piece
@@ -255,7 +258,8 @@ class _Stroke:
     paths: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
     path_items: dict[int, str] = field(default_factory=dict)
     striker_path: list[tuple[float, float]] = field(default_factory=list)  # every sighting
-    # Every sighting of a striker's track in motion: its id and speed (`_sped_up_in_flight`).
+    # Every sighting of a striker's track in motion, in order (looks it was not seen in leave
+    # no entry): its id and speed (`_sped_up_in_flight`).
     striker_flight: list[tuple[int, float]] = field(default_factory=list)
     placement: PlacementRecord | None = None
     new_board: bool = False
@@ -2906,11 +2910,6 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
     return bool(distance.min() <= STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM)
 
 
-# A run passing this close to a piece may have struck it: a striker's contact, give or take a
-# coin's radius for what a look misses of a fast piece.
-RUN_REACH_MM = STRIKER_RADIUS_MM + 2.0 * COIN_RADIUS_MM
-
-
 def _runs_of_others(stroke: _Stroke, track_id: int) -> list[np.ndarray]:
     """The runs of every piece but `track_id` this stroke: its sightings joined by straight
     lines, from where it lay at the strike, and on along its last heading for `LOOKAHEAD_S`
@@ -2963,6 +2962,8 @@ def _knocked_towards(stroke: _Stroke, xy: tuple[float, float], track_id: int, po
             continue
         away = point - closest[int(near[0])]
         length = float(np.linalg.norm(away))
+        # A run passing right over where it lay (the piece unseen as it was struck) could send
+        # it any way.
         if length < 1e-6 or float(away @ towards) / length >= np.cos(np.radians(KNOCK_CONE_DEG)):
             return True
     return False
