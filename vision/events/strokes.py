@@ -21,7 +21,6 @@ import functools
 from collections import Counter, deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
 import numpy as np
 
@@ -258,9 +257,6 @@ class _Stroke:
     paths: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
     path_items: dict[int, str] = field(default_factory=dict)
     striker_path: list[tuple[float, float]] = field(default_factory=list)  # every sighting
-    # Every sighting of a striker's track in motion, in order (looks it was not seen in leave
-    # no entry): its id and speed (`_sped_up_in_flight`).
-    striker_flight: list[tuple[int, float]] = field(default_factory=list)
     placement: PlacementRecord | None = None
     new_board: bool = False
     striker_start_traced: bool = False
@@ -611,10 +607,7 @@ class StrokeSegmenter:
                 out.append(stroke.placement)
             if self._stroke is not None and stroke.confirmed and self._settled(stroke, frame.time_s):
                 carried = (
-                    self._carried_across(stroke)
-                    or self._never_left(stroke)
-                    or self._jumped_back(stroke)
-                    or self._sped_up_in_flight(stroke)
+                    self._carried_across(stroke) or self._never_left(stroke) or self._jumped_back(stroke)
                 )
                 if carried or (stroke.striker_start is None and not self._board_moved(stroke)):
                     # What flew was carried, not struck (`_struck_unseen`, `_unseen_strike`): the
@@ -1751,8 +1744,6 @@ class StrokeSegmenter:
                     stroke.stopped_dead[piece.track_id] = stop
             if piece.item == "striker" and piece.state != int(TrackState.HELD):
                 stroke.striker_path.append(piece.xy)
-                if piece.state == int(TrackState.MOVING):
-                    stroke.striker_flight.append((piece.track_id, piece.speed_mm_s))
                 distance = float(pocket_distance_mm(piece.position)[0])
                 if on_playing_surface(piece.xy) and POCKET_MOUTH_MM < distance <= POCKET_GUESS_MM:
                     stroke.striker_near_pocket_s[nearest_pocket(piece.position)] = frame.time_s
@@ -2336,37 +2327,6 @@ class StrokeSegmenter:
         # Frame times are index / fps: nine frames at 30 fps may come out a hair under 0.3 s.
         still = time_s - changed_s >= cfg.settle_s - TIME_EPSILON_S
         return still and not self._striker_in_flight(stroke, time_s)
-
-    def _sped_up_in_flight(self, stroke: _Stroke) -> bool:
-        """Whether a stroke that changed nothing on the board (`_board_moved`), its striker not
-        seen lying still where it started for an aim's time (`_aimed`), had it seen speeding
-        up, look after look, at a strike's speed (`carry_speed_up_looks`, by `carry_speed_up`
-        in all): struck, a striker only slows once it leaves the finger; carried in a hand, it
-        speeds up and then slows into the spot it is put down at (held-out video 97005,
-        `tournament`, development data since: a striker carried across the board, found in
-        the hand at 1.44 m/s and seen at 1.53, 1.76, 1.81 and 1.94 m/s, was taken for a
-        stroke; its end then made the real strike from where it was put down look like a
-        striker picked up where a stroke left it, and that stroke and its white were lost).
-        The tracker's speed of a striker aimed and struck, or bounced off a cushion, also
-        rises over a few looks as its estimate catches up (development video 98000: 1.88,
-        2.21, 2.28 and 2.40 m/s after a strike; 0.49, 1.12, 1.17 and 1.18 m/s after a
-        cushion): only the striker whose rest nobody saw is judged so."""
-        cfg = self.config
-        if self._end_state is None or self._aimed(stroke) or self._board_moved(stroke):
-            return False
-        looks = cfg.carry_speed_up_looks
-        flight = stroke.striker_flight
-        for k in range(len(flight) - looks + 1):
-            run = flight[k : k + looks]
-            speeds = [speed for _, speed in run]
-            if (
-                len({tid for tid, _ in run}) == 1
-                and speeds[0] >= cfg.strike_speed_mm_s
-                and all(b > a for a, b in pairwise(speeds))
-                and speeds[-1] >= cfg.carry_speed_up * speeds[0]
-            ):
-                return True
-        return False
 
     def _never_left(self, stroke: _Stroke) -> bool:
         """Whether the striker of a stroke that moved nothing is seen lying where it was struck
