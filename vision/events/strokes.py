@@ -2908,7 +2908,12 @@ def _knocked_towards(stroke: _Stroke, xy: tuple[float, float], track_id: int, po
     centre through its own, so the first leg of each run to come that close, at its closest,
     must lie on the far side of the piece from the pocket (within `KNOCK_CONE_DEG` of the
     line on). One lying by the mouth (`KNOCKED_IN_ANYHOW_MM`) goes in however it is struck:
-    the jaws' cushions turn it."""
+    the jaws' cushions turn it. Nor is a break judged so: as the pack scatters, a track lying
+    still may be handed a coin running past it, whose own run is then the track's and not
+    another's (development video 90015: a track lying 75 mm from a corner since the strike,
+    handed a black running into that corner and lost with it, was no longer guessed in)."""
+    if stroke.new_board:
+        return True
     point = np.asarray(xy, dtype=float)
     towards = pocket_centre(pocket) - point
     distance_mm = float(np.linalg.norm(towards))
