@@ -2858,16 +2858,8 @@ def _striker_came_near(stroke: _Stroke, lying: list[tuple[float, float]]) -> boo
     path = np.array([*start, *stroke.striker_path], dtype=float).reshape(-1, 2)
     if not len(path):
         return False
-    if len(path) == 1:
-        path = np.vstack([path, path])
-    a, b = path[:-1], path[1:]
-    ab = b - a
-    length2 = np.maximum(np.sum(ab * ab, axis=1), 1e-9)
-    # Distance from every carromman to every segment of the run.
-    t = np.clip(np.einsum("sk,msk->ms", ab, men[:, None, :] - a[None, :, :]) / length2, 0.0, 1.0)
-    closest = a[None, :, :] + t[:, :, None] * ab[None, :, :]
-    distance = np.linalg.norm(men[:, None, :] - closest, axis=2)
-    return bool(distance.min() <= STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM)
+    reach = STRIKER_RADIUS_MM + COIN_RADIUS_MM + TOUCH_MARGIN_MM
+    return any(float(_closest_on_run(path, man)[1].min()) <= reach for man in men)
 
 
 def _runs_of_others(stroke: _Stroke, track_id: int) -> list[np.ndarray]:
