@@ -638,6 +638,53 @@ def test_a_coin_by_a_corner_lost_as_a_run_passes_went_in_only_if_that_run_could_
     assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == pocketed
 
 
+def lost_heading_off(
+    frames: Iterator[TrackFrame], item: int, short_of: str, by_mm: float
+) -> Iterator[TrackFrame]:
+    """The tracker loses the piece of class `item` running at `short_of`'s pocket once it is
+    within `by_mm` of the pocket's centre, keeps it two frames (occluded, as a tracker reports
+    an unseen track: where last seen, no velocity) and lets it go the third, its path off the
+    surface (OFF_BOARD)."""
+    lost = track = None
+    for frame in frames:
+        near = np.linalg.norm(frame.xy_mm - pocket_centre(short_of), axis=1) < by_mm
+        close = (frame.class_id == item) & near & (frame.state == int(TrackState.MOVING))
+        if lost is None and np.any(close):
+            lost, track = frame.frame_index, int(frame.track_id[close][0])
+            last_xy = frame.xy_mm[close][0].copy()
+        if lost is not None and frame.frame_index >= lost:
+            mine = frame.track_id == track
+            xy, velocity, state = frame.xy_mm.copy(), frame.velocity_mm_s.copy(), frame.state.copy()
+            xy[mine], velocity[mine] = last_xy, 0.0
+            state[mine] = int(TrackState.OCCLUDED if frame.frame_index < lost + 2 else TrackState.OFF_BOARD)
+            frame = TrackFrame(
+                frame.frame_index, frame.time_s, frame.track_id, frame.class_id, xy,
+                velocity, state, frame.pocket, frame.score,
+            ).select(~mine if frame.frame_index > lost + 2 else np.ones(len(frame), bool))  # fmt: skip
+        yield frame
+
+
+def test_a_coin_lost_running_into_a_corner_along_a_cushion_went_in_not_off() -> None:
+    """A black lying by the east cushion is sent down it into the SE pocket; the tracker loses
+    it 100 mm short of the pocket's centre and, carrying its path straight on, has it leave
+    the surface over the cushion. Where it was last seen heading is the pocket: it went in
+    (held-out video 99011, `phone`, development data since: taken to have flown off the
+    board, where its last sighting lay too far from any pocket; the unseen track's velocity,
+    not its last sighting's, was read for where it was going, and the board's result was
+    lost)."""
+
+    def board() -> ScriptedMatch:
+        match = coin_moved_and_striker_put("B2", (340.0, 60.0), 10.0)
+        match.strike("S", target="B2", pocket="SE")
+        return match
+
+    black = CLASS_NAMES.index("black")
+    frames = lost_heading_off(oracle_track_frames(board().timeline()), black, "SE", 110.0)
+    stroke = strokes_of(record(board(), frames))[0]
+    assert [(p["item"], p["pocket"]) for p in stroke["evidence"]["pocket_events"]] == [("black", "SE")]
+    assert stroke.get("overboard") is None
+
+
 def coin_track_handed_the_striker(
     frames: Iterator[TrackFrame], coin_at: tuple[float, float], struck: int, striker_rest: tuple[float, float]
 ) -> Iterator[TrackFrame]:

@@ -2093,7 +2093,12 @@ class StrokeSegmenter:
             # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
-            index, distance = _pocket_ahead(last.xy, last.velocity)
+            # A tracker lets a track go only after a few frames unseen, reporting no velocity
+            # for them: where it was heading is its last sighting's (held-out video 99011,
+            # `phone`, development data since: a black running down the east cushion into the
+            # SE pocket, lost 100 mm short of it, was read as lying still there, "off the board").
+            heading = last_look if last.state == int(TrackState.OCCLUDED) and last_look is not None else last
+            index, distance = _pocket_ahead(heading.xy, heading.velocity)
             if _in_the_air(last) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
             if distance <= POCKET_ZONE_MM:
@@ -2103,7 +2108,7 @@ class StrokeSegmenter:
             # crosswise to that pocket (`_knocked_towards`). Either way, a guess.
             near = distance <= POCKET_GUESS_MM and not (
                 stroke is not None
-                and last.speed_mm_s < self.config.moving_speed_mm_s
+                and heading.speed_mm_s < self.config.moving_speed_mm_s
                 and not _knocked_towards(stroke, last.xy, piece.track_id, POCKETS[index])
             )
             return replace(event, pocket=POCKETS[index] if near else None, guess=True)
