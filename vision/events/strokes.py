@@ -93,6 +93,10 @@ POCKET_MOUTH_MM = POCKET_RADIUS_MM + 0.25 * COIN_RADIUS_MM
 POCKET_ZONE_MM = POCKET_RADIUS_MM + 3.0 * COIN_RADIUS_MM
 # How far ahead a lost piece's path is followed to the pocket it was heading for.
 LOOKAHEAD_S = 0.15
+# A piece lost running slower than this, its path heading into a pocket, went in: it is below
+# the speed at which a disc skims over a hole (about 3 m/s) or is lifted over the frame by a
+# cushion (a hit that lifts a coin leaves it 4 m/s or more).
+HEADING_TRUSTED_MM_S = 2500.0
 # A run passing this close to a piece may have struck it: a striker's contact, give or take a
 # coin's radius for what a look misses of a fast piece.
 RUN_REACH_MM = STRIKER_RADIUS_MM + 2.0 * COIN_RADIUS_MM
@@ -2097,7 +2101,18 @@ class StrokeSegmenter:
             # for them: where it was heading is its last sighting's (held-out video 99011,
             # `phone`, development data since: a black running down the east cushion into the
             # SE pocket, lost 100 mm short of it, was read as lying still there, "off the board").
-            heading = last_look if last.state == int(TrackState.OCCLUDED) and last_look is not None else last
+            # A piece lost faster than `HEADING_TRUSTED_MM_S` may have flown over the corner
+            # (development videos 89010 and 90018: a break's white at 4.3 to 4.5 m/s, its path
+            # 55 mm off a corner's centre, went off the board), and a look's velocity that fast
+            # may be a track's jump between pieces (85005: a black "heading" north at 3.7 m/s
+            # went into the south pocket): only a slower one is judged by its heading.
+            heading = last
+            if (
+                last.state == int(TrackState.OCCLUDED)
+                and last_look is not None
+                and last_look.speed_mm_s <= HEADING_TRUSTED_MM_S
+            ):
+                heading = last_look
             index, distance = _pocket_ahead(heading.xy, heading.velocity)
             if _in_the_air(last) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
