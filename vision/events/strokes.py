@@ -2097,22 +2097,7 @@ class StrokeSegmenter:
             # Leaving the surface at a pocket's mouth, or heading for one, is falling in (a
             # tracker projecting a fast piece's path can see it "leave" past the corner).
             last = self._previous.get(piece.track_id, piece)
-            # A tracker lets a track go only after a few frames unseen, reporting no velocity
-            # for them: where it was heading is its last sighting's (held-out video 99011,
-            # `phone`, development data since: a black running down the east cushion into the
-            # SE pocket, lost 100 mm short of it, was read as lying still there, "off the board").
-            # A piece lost faster than `HEADING_TRUSTED_MM_S` may have flown over the corner
-            # (development videos 89010 and 90018: a break's white at 4.3 to 4.5 m/s, its path
-            # 55 mm off a corner's centre, went off the board), and a look's velocity that fast
-            # may be a track's jump between pieces (85005: a black "heading" north at 3.7 m/s
-            # went into the south pocket): only a slower one is judged by its heading.
-            heading = last
-            if (
-                last.state == int(TrackState.OCCLUDED)
-                and last_look is not None
-                and last_look.speed_mm_s <= HEADING_TRUSTED_MM_S
-            ):
-                heading = last_look
+            heading = _heading_when_lost(last, last_look)
             index, distance = _pocket_ahead(heading.xy, heading.velocity)
             if _in_the_air(last) and _hole_under(last.position) is None:
                 return event  # seen in the air past the surface's edge: over the frame
@@ -2944,6 +2929,25 @@ def _knocked_towards(stroke: _Stroke, xy: tuple[float, float], track_id: int, po
         if length < 1e-6 or float(away @ towards) / length >= np.cos(np.radians(KNOCK_CONE_DEG)):
             return True
     return False
+
+
+def _heading_when_lost(last: Piece, last_look: Piece | None) -> Piece:
+    """The look that says where a piece let go off the board was heading. A tracker lets a
+    track go only after a few frames unseen, reporting no velocity for them: it is the last
+    sighting's (held-out video 99011, `phone`, development data since: a black running down
+    the east cushion into the SE pocket, lost 100 mm short of it, was read as lying still
+    there, "off the board"). Not for a piece lost faster than `HEADING_TRUSTED_MM_S`: it may
+    have flown over the corner (development videos 89010 and 90018: a break's white at 4.3 to
+    4.5 m/s, its path 55 mm off a corner's centre, went off the board), and a look's velocity
+    that fast may be a track's jump between pieces (85005: a black "heading" north at 3.7 m/s
+    went into the south pocket); it is judged where it was last seen."""
+    if (
+        last.state == int(TrackState.OCCLUDED)
+        and last_look is not None
+        and last_look.speed_mm_s <= HEADING_TRUSTED_MM_S
+    ):
+        return last_look
+    return last
 
 
 def _pocket_ahead(xy: tuple[float, float], velocity: tuple[float, float]) -> tuple[int, float]:
